@@ -1,0 +1,39 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Settings every target shares: Swift 6 language mode (set below) plus the upcoming features that make
+/// every dependency leaking into the API an explicit `public import`.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "OpenHealthKit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
+        .executable(name: "health", targets: ["HealthCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The value layer: identifiers, units, quantities, objects, errors. No I/O.
+        .target(name: "HealthModel", swiftSettings: strictSettings),
+        // The public, Apple-compatible API (`import OpenHealthKit`).
+        .target(name: "OpenHealthKit", dependencies: ["HealthModel"], swiftSettings: strictSettings),
+        // The `health` command-line tool.
+        .executableTarget(
+            name: "HealthCLI",
+            dependencies: [
+                "OpenHealthKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: strictSettings),
+        .testTarget(name: "HealthCLITests", dependencies: ["HealthCLI"], swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

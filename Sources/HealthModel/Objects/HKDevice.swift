@@ -1,0 +1,90 @@
+import Foundation
+
+/// A hardware device that produced data: a watch, a scale, a phone, this server.
+///
+/// ```swift
+/// let scale = HKDevice(name: "Body Scale", manufacturer: "Acme", model: "S2", hardwareVersion: "2",
+///                      firmwareVersion: nil, softwareVersion: "1.4", localIdentifier: nil,
+///                      udiDeviceIdentifier: nil)
+/// ```
+public final class HKDevice: Hashable, Sendable, CustomStringConvertible {
+    public let name: String?
+    public let manufacturer: String?
+    public let model: String?
+    public let hardwareVersion: String?
+    public let firmwareVersion: String?
+    public let softwareVersion: String?
+    public let localIdentifier: String?
+    /// The FDA Unique Device Identifier's device identifier portion.
+    public let udiDeviceIdentifier: String?
+
+    public init(
+        name: String?, manufacturer: String?, model: String?, hardwareVersion: String?,
+        firmwareVersion: String?, softwareVersion: String?, localIdentifier: String?, udiDeviceIdentifier: String?
+    ) {
+        self.name = name
+        self.manufacturer = manufacturer
+        self.model = model
+        self.hardwareVersion = hardwareVersion
+        self.firmwareVersion = firmwareVersion
+        self.softwareVersion = softwareVersion
+        self.localIdentifier = localIdentifier
+        self.udiDeviceIdentifier = udiDeviceIdentifier
+    }
+
+    /// The machine this program runs on: its host name, operating system and architecture.
+    public class func local() -> HKDevice {
+        let info = ProcessInfo.processInfo
+        #if arch(x86_64)
+        let architecture = "x86_64"
+        #elseif arch(arm64)
+        let architecture = "arm64"
+        #else
+        let architecture = "unknown"
+        #endif
+        #if os(Linux)
+        let system = "Linux"
+        #elseif os(macOS)
+        let system = "macOS"
+        #else
+        let system = "unknown"
+        #endif
+        let v = info.operatingSystemVersion
+        return HKDevice(
+            name: info.hostName, manufacturer: nil, model: system, hardwareVersion: architecture,
+            firmwareVersion: nil, softwareVersion: "\(v.majorVersion).\(v.minorVersion).\(v.patchVersion)",
+            localIdentifier: nil, udiDeviceIdentifier: nil
+        )
+    }
+
+    /// The value of one property by its `HKDevicePropertyKey…` constant (used by device predicates).
+    package func value(forProperty key: String) -> String? {
+        switch key {
+        case HKDevicePropertyKeyName: name
+        case HKDevicePropertyKeyManufacturer: manufacturer
+        case HKDevicePropertyKeyModel: model
+        case HKDevicePropertyKeyHardwareVersion: hardwareVersion
+        case HKDevicePropertyKeyFirmwareVersion: firmwareVersion
+        case HKDevicePropertyKeySoftwareVersion: softwareVersion
+        case HKDevicePropertyKeyLocalIdentifier: localIdentifier
+        case HKDevicePropertyKeyUDIDeviceIdentifier: udiDeviceIdentifier
+        default: nil
+        }
+    }
+
+    private var fields: [String?] {
+        [name, manufacturer, model, hardwareVersion, firmwareVersion, softwareVersion, localIdentifier, udiDeviceIdentifier]
+    }
+
+    public static func == (lhs: HKDevice, rhs: HKDevice) -> Bool { lhs.fields == rhs.fields }
+    public func hash(into hasher: inout Hasher) { hasher.combine(fields) }
+
+    public var description: String {
+        let parts: [(String, String?)] = [
+            ("name", name), ("manufacturer", manufacturer), ("model", model), ("hardware", hardwareVersion),
+            ("firmware", firmwareVersion), ("software", softwareVersion), ("localIdentifier", localIdentifier),
+            ("UDI", udiDeviceIdentifier),
+        ]
+        return "<HKDevice " + parts.compactMap { k, v in v.map { "\(k):\($0)" } }.joined(separator: ", ") + ">"
+    }
+}

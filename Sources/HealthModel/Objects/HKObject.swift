@@ -1,0 +1,44 @@
+public import Foundation
+
+/// The abstract base of everything the store holds: a UUID, metadata, the source revision that saved it,
+/// and the device that produced it. Objects are immutable and `Sendable`; they compare by ``uuid``.
+///
+/// ```swift
+/// let sample = HKQuantitySample(type: HKQuantityType(.stepCount),
+///                               quantity: HKQuantity(unit: .count(), doubleValue: 1200),
+///                               start: start, end: end,
+///                               metadata: [HKMetadataKeyWasUserEntered: true])
+/// sample.uuid; sample.metadata?[HKMetadataKeyWasUserEntered] as? Bool  // true
+/// ```
+public class HKObject: Hashable, @unchecked Sendable {
+    // @unchecked: subclasses hold only immutable `let` properties of Sendable values.
+
+    /// The object's unique identifier.
+    public let uuid: UUID
+    /// The validated metadata, in the form stores and wire formats read.
+    package let metadataValues: [String: HKMetadataValue]?
+    /// The app version, product and OS that saved the object.
+    public let sourceRevision: HKSourceRevision
+    /// The device that produced the data, if known.
+    public let device: HKDevice?
+
+    package init(uuid: UUID, metadata: [String: HKMetadataValue]?, sourceRevision: HKSourceRevision, device: HKDevice?) {
+        self.uuid = uuid
+        self.metadataValues = metadata
+        self.sourceRevision = sourceRevision
+        self.device = device
+    }
+
+    /// The object's metadata, keyed by `HKMetadataKey…` constants or the app's own keys.
+    public var metadata: [String: Any]? { metadataValues?.anyDictionary }
+
+    /// The source that saved the object.
+    @available(*, deprecated, renamed: "sourceRevision.source")
+    public var source: HKSource { sourceRevision.source }
+
+    public static func == (lhs: HKObject, rhs: HKObject) -> Bool { lhs.uuid == rhs.uuid }
+    public func hash(into hasher: inout Hasher) { hasher.combine(uuid) }
+
+    /// The revision an object carries before a store saves it: this process, version unknown.
+    package static let unsavedRevision = HKSourceRevision(source: .default(), version: nil)
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// An app or device that saves health data. Sources compare by bundle identifier.
+///
+/// ```swift
+/// let mine = HKSource.default()
+/// print(mine.name, mine.bundleIdentifier)
+/// ```
+public final class HKSource: Hashable, Sendable, CustomStringConvertible {
+    /// The source's display name.
+    public let name: String
+    /// The source's bundle identifier (for an app, its manifest's bundle identifier).
+    public let bundleIdentifier: String
+
+    package init(name: String, bundleIdentifier: String) {
+        self.name = name
+        self.bundleIdentifier = bundleIdentifier
+    }
+
+    /// The source of the running program. A store replaces it with the app's declared identity on save;
+    /// before that it is the process's bundle identifier, or its name when it has no bundle.
+    public class func `default`() -> HKSource {
+        let processName = ProcessInfo.processInfo.processName
+        return HKSource(name: processName, bundleIdentifier: Bundle.main.bundleIdentifier ?? processName)
+    }
+
+    public static func == (lhs: HKSource, rhs: HKSource) -> Bool { lhs.bundleIdentifier == rhs.bundleIdentifier }
+    public func hash(into hasher: inout Hasher) { hasher.combine(bundleIdentifier) }
+    public var description: String { "\(name) (\(bundleIdentifier))" }
+}

@@ -1,0 +1,60 @@
+public import Foundation
+
+/// Matches any version in a source-revision predicate.
+public let HKSourceRevisionAnyVersion = "HKSourceRevisionAnyVersion"
+/// Matches any product type in a source-revision predicate.
+public let HKSourceRevisionAnyProductType = "HKSourceRevisionAnyProductType"
+/// Matches any operating system version in a source-revision predicate. HealthKit's value is not in
+/// the reference tables; OpenHealthKit uses -1.0.0, a version no real system has.
+public let HKSourceRevisionAnyOperatingSystem = OperatingSystemVersion(majorVersion: -1, minorVersion: 0, patchVersion: 0)
+
+/// A specific version of a source: the app's version, the product it ran on and its OS version.
+///
+/// ```swift
+/// let revision = HKSourceRevision(source: .default(), version: "2.1")
+/// ```
+public final class HKSourceRevision: Hashable, Sendable, CustomStringConvertible {
+    /// The app or device.
+    public let source: HKSource
+    /// The app's version, if known.
+    public let version: String?
+    /// The product type of the device the app ran on (e.g. `iPhone14,2`, or `Linux x86_64`).
+    public let productType: String?
+    private let osVersion: (major: Int, minor: Int, patch: Int)
+
+    /// Creates a revision with no product type and an unknown OS version.
+    public convenience init(source: HKSource, version: String?) {
+        self.init(source: source, version: version, productType: nil, operatingSystemVersion: HKSourceRevisionAnyOperatingSystem)
+    }
+
+    /// Creates a revision with every field.
+    public init(source: HKSource, version: String?, productType: String?, operatingSystemVersion: OperatingSystemVersion) {
+        self.source = source
+        self.version = version
+        self.productType = productType
+        self.osVersion = (operatingSystemVersion.majorVersion, operatingSystemVersion.minorVersion, operatingSystemVersion.patchVersion)
+    }
+
+    /// The version of the operating system the app ran on.
+    public var operatingSystemVersion: OperatingSystemVersion {
+        OperatingSystemVersion(majorVersion: osVersion.major, minorVersion: osVersion.minor, patchVersion: osVersion.patch)
+    }
+
+    public static func == (lhs: HKSourceRevision, rhs: HKSourceRevision) -> Bool {
+        lhs.source == rhs.source && lhs.version == rhs.version && lhs.productType == rhs.productType
+            && lhs.osVersion == rhs.osVersion
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(source)
+        hasher.combine(version)
+        hasher.combine(productType)
+        hasher.combine(osVersion.major)
+        hasher.combine(osVersion.minor)
+        hasher.combine(osVersion.patch)
+    }
+
+    public var description: String {
+        "\(source.bundleIdentifier) \(version ?? "-") on \(productType ?? "-") \(osVersion.major).\(osVersion.minor).\(osVersion.patch)"
+    }
+}

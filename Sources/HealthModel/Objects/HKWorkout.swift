@@ -1,0 +1,243 @@
+public import Foundation
+
+/// A workout: its activity type, dates, duration, events, activities and statistics
+/// (total energy burned, distance, swimming strokes, flights climbed).
+///
+/// ```swift
+/// let run = try HKWorkout.validated(
+///     activityType: .running, start: start, end: end,
+///     totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 420),
+///     totalDistance: HKQuantity(unit: .meterUnit(with: .kilo), doubleValue: 5.1))
+/// run.statistics(for: HKQuantityType(.distanceWalkingRunning))?.sumQuantity()  // 5.1 km
+/// ```
+///
+/// The initializers are HealthKit's (deprecated there in favour of `HKWorkoutBuilder`, which OpenHealthKit
+/// does not have yet); they stop the program on invalid input, while `validated(…)` throws.
+public final class HKWorkout: HKSample, @unchecked Sendable {
+    public let workoutActivityType: HKWorkoutActivityType
+    public let workoutEvents: [HKWorkoutEvent]?
+    public let workoutActivities: [HKWorkoutActivity]
+    /// The time spent working out: the span between start and end less paused time, unless given explicitly.
+    public let duration: TimeInterval
+    /// The workout's statistics by quantity type.
+    public let allStatistics: [HKQuantityType: HKStatistics]
+
+    package init(
+        activityType: HKWorkoutActivityType, start: Date, end: Date, duration: TimeInterval,
+        events: [HKWorkoutEvent]?, activities: [HKWorkoutActivity] = [], statistics: [HKQuantityType: HKStatistics],
+        uuid: UUID = UUID(), metadata: [String: HKMetadataValue]?,
+        sourceRevision: HKSourceRevision = HKObject.unsavedRevision, device: HKDevice?
+    ) {
+        self.workoutActivityType = activityType
+        self.workoutEvents = events
+        self.workoutActivities = activities
+        self.duration = duration
+        self.allStatistics = statistics
+        super.init(sampleType: HKObjectType.workoutType(), start: start, end: end, uuid: uuid,
+                   metadata: metadata, sourceRevision: sourceRevision, device: device)
+    }
+
+    /// The statistics of one quantity type over the workout, if recorded.
+    public func statistics(for quantityType: HKQuantityType) -> HKStatistics? { allStatistics[quantityType] }
+
+    /// Active energy burned during the workout.
+    public var totalEnergyBurned: HKQuantity? { allStatistics[HKQuantityType(.activeEnergyBurned)]?.sumQuantity() }
+    /// The distance covered, in the distance type that fits the activity (walking/running, cycling, swimming…).
+    public var totalDistance: HKQuantity? {
+        allStatistics[HKWorkout.distanceType(for: workoutActivityType)]?.sumQuantity()
+    }
+    /// Swimming strokes counted during the workout.
+    public var totalSwimmingStrokeCount: HKQuantity? { allStatistics[HKQuantityType(.swimmingStrokeCount)]?.sumQuantity() }
+    /// Flights of stairs climbed during the workout.
+    public var totalFlightsClimbed: HKQuantity? { allStatistics[HKQuantityType(.flightsClimbed)]?.sumQuantity() }
+
+    // MARK: - HealthKit's initializers (trap on invalid input)
+
+    public convenience init(activityType: HKWorkoutActivityType, start: Date, end: Date) {
+        self.init(activityType: activityType, start: start, end: end, workoutEvents: nil,
+                  totalEnergyBurned: nil, totalDistance: nil, device: nil, metadata: nil)
+    }
+
+    public convenience init(
+        activityType: HKWorkoutActivityType, start: Date, end: Date, workoutEvents: [HKWorkoutEvent]?,
+        totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, metadata: [String: Any]?
+    ) {
+        self.init(activityType: activityType, start: start, end: end, workoutEvents: workoutEvents,
+                  totalEnergyBurned: totalEnergyBurned, totalDistance: totalDistance, device: nil, metadata: metadata)
+    }
+
+    public convenience init(
+        activityType: HKWorkoutActivityType, start: Date, end: Date, workoutEvents: [HKWorkoutEvent]?,
+        totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, device: HKDevice?, metadata: [String: Any]?
+    ) {
+        let parts = trapOnInvalidArgument {
+            try HKWorkout.check(Parts(activityType: activityType, start: start, end: end, events: workoutEvents,
+                                      energy: totalEnergyBurned, distance: totalDistance, metadata: metadata))
+        }
+        self.init(parts, device: device)
+    }
+
+    public convenience init(
+        activityType: HKWorkoutActivityType, start: Date, end: Date, duration: TimeInterval,
+        totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, metadata: [String: Any]?
+    ) {
+        self.init(activityType: activityType, start: start, end: end, duration: duration,
+                  totalEnergyBurned: totalEnergyBurned, totalDistance: totalDistance, device: nil, metadata: metadata)
+    }
+
+    public convenience init(
+        activityType: HKWorkoutActivityType, start: Date, end: Date, duration: TimeInterval,
+        totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, device: HKDevice?, metadata: [String: Any]?
+    ) {
+        let parts = trapOnInvalidArgument {
+            try HKWorkout.check(Parts(activityType: activityType, start: start, end: end, duration: duration,
+                                      energy: totalEnergyBurned, distance: totalDistance, metadata: metadata))
+        }
+        self.init(parts, device: device)
+    }
+
+    public convenience init(
+        activityType: HKWorkoutActivityType, start: Date, end: Date, workoutEvents: [HKWorkoutEvent]?,
+        totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, totalSwimmingStrokeCount: HKQuantity?,
+        device: HKDevice?, metadata: [String: Any]?
+    ) {
+        let parts = trapOnInvalidArgument {
+            try HKWorkout.check(Parts(activityType: activityType, start: start, end: end, events: workoutEvents,
+                                      energy: totalEnergyBurned, distance: totalDistance,
+                                      strokes: totalSwimmingStrokeCount, metadata: metadata))
+        }
+        self.init(parts, device: device)
+    }
+
+    public convenience init(
+        activityType: HKWorkoutActivityType, start: Date, end: Date, workoutEvents: [HKWorkoutEvent]?,
+        totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, totalFlightsClimbed: HKQuantity?,
+        device: HKDevice?, metadata: [String: Any]?
+    ) {
+        let parts = trapOnInvalidArgument {
+            try HKWorkout.check(Parts(activityType: activityType, start: start, end: end, events: workoutEvents,
+                                      energy: totalEnergyBurned, distance: totalDistance,
+                                      flights: totalFlightsClimbed, metadata: metadata))
+        }
+        self.init(parts, device: device)
+    }
+
+    // MARK: - Throwing factory
+
+    /// Creates a workout, or throws `HKError(.errorInvalidArgument)` naming the problem: an end before the start,
+    /// a negative or non-finite duration, totals in units of the wrong kind or negative, events outside the
+    /// workout, or metadata HealthKit does not allow. Without `duration`, the duration is the span less paused time.
+    public static func validated(
+        activityType: HKWorkoutActivityType, start: Date, end: Date, duration: TimeInterval? = nil,
+        workoutEvents: [HKWorkoutEvent]? = nil, totalEnergyBurned: HKQuantity? = nil, totalDistance: HKQuantity? = nil,
+        totalSwimmingStrokeCount: HKQuantity? = nil, totalFlightsClimbed: HKQuantity? = nil,
+        device: HKDevice? = nil, metadata: [String: Any]? = nil
+    ) throws -> HKWorkout {
+        let parts = try check(Parts(
+            activityType: activityType, start: start, end: end, duration: duration, events: workoutEvents,
+            energy: totalEnergyBurned, distance: totalDistance, strokes: totalSwimmingStrokeCount,
+            flights: totalFlightsClimbed, metadata: metadata))
+        return HKWorkout(parts, device: device)
+    }
+
+    // MARK: - Validation
+
+    /// The arguments of every initializer, gathered so one check serves them all.
+    private struct Parts {
+        var activityType: HKWorkoutActivityType
+        var start: Date
+        var end: Date
+        var duration: TimeInterval?
+        var events: [HKWorkoutEvent]?
+        var energy: HKQuantity?
+        var distance: HKQuantity?
+        var strokes: HKQuantity?
+        var flights: HKQuantity?
+        var metadata: [String: Any]?
+        var checkedMetadata: [String: HKMetadataValue]?
+    }
+
+    private convenience init(_ parts: Parts, device: HKDevice?) {
+        var statistics: [HKQuantityType: HKStatistics] = [:]
+        let totals: [(HKQuantityType, HKQuantity?)] = [
+            (HKQuantityType(.activeEnergyBurned), parts.energy),
+            (HKWorkout.distanceType(for: parts.activityType), parts.distance),
+            (HKQuantityType(.swimmingStrokeCount), parts.strokes),
+            (HKQuantityType(.flightsClimbed), parts.flights),
+        ]
+        for case let (type, total?) in totals {
+            statistics[type] = HKStatistics(quantityType: type, startDate: parts.start, endDate: parts.end,
+                                            merged: .init(sum: total))
+        }
+        let duration = parts.duration ?? HKWorkout.activeDuration(start: parts.start, end: parts.end, events: parts.events)
+        self.init(activityType: parts.activityType, start: parts.start, end: parts.end, duration: duration,
+                  events: parts.events, statistics: statistics, metadata: parts.checkedMetadata, device: device)
+    }
+
+    private static func check(_ parts: Parts) throws -> Parts {
+        var parts = parts
+        try ObjectValidation.checkInterval(start: parts.start, end: parts.end, of: "a workout")
+        if let duration = parts.duration {
+            guard duration.isFinite, duration >= 0 else {
+                throw HKError.invalidArgument("a workout's duration is \(duration) s; it must be zero or more")
+            }
+        }
+        let totals: [(String, HKQuantity?, HKUnit)] = [
+            ("total energy burned", parts.energy, .kilocalorie()),
+            ("total distance", parts.distance, .meter()),
+            ("total swimming stroke count", parts.strokes, .count()),
+            ("total flights climbed", parts.flights, .count()),
+        ]
+        for (name, quantity, unit) in totals {
+            try ObjectValidation.checkQuantity(quantity, named: "a workout's \(name)", compatibleWith: unit)
+            if let quantity, quantity.doubleValue < 0 {
+                throw HKError.invalidArgument("a workout's \(name) is negative (\(quantity))")
+            }
+        }
+        for event in parts.events ?? [] {
+            guard event.dateInterval.start >= parts.start, event.dateInterval.end <= parts.end else {
+                throw HKError.invalidArgument(
+                    "a workout event (\(event.type)) at \(event.dateInterval.start.formatted(.iso8601)) lies outside the workout"
+                )
+            }
+        }
+        parts.checkedMetadata = try MetadataValidation.validate(parts.metadata)
+        return parts
+    }
+
+    /// The span from start to end less the time between pause and resume events (a pause with no resume lasts to the end).
+    private static func activeDuration(start: Date, end: Date, events: [HKWorkoutEvent]?) -> TimeInterval {
+        var paused: TimeInterval = 0
+        var pausedSince: Date?
+        for event in (events ?? []).sorted(by: { $0.dateInterval.start < $1.dateInterval.start }) {
+            switch event.type {
+            case .pause, .motionPaused:
+                if pausedSince == nil { pausedSince = event.dateInterval.start }
+            case .resume, .motionResumed:
+                if let since = pausedSince {
+                    paused += event.dateInterval.start.timeIntervalSince(since)
+                    pausedSince = nil
+                }
+            default:
+                break
+            }
+        }
+        if let since = pausedSince { paused += end.timeIntervalSince(since) }
+        return max(0, end.timeIntervalSince(start) - paused)
+    }
+
+    /// The distance quantity type a workout of this activity records its distance in.
+    package static func distanceType(for activityType: HKWorkoutActivityType) -> HKQuantityType {
+        switch activityType {
+        case .cycling, .handCycling: HKQuantityType(.distanceCycling)
+        case .swimming: HKQuantityType(.distanceSwimming)
+        case .wheelchairWalkPace, .wheelchairRunPace: HKQuantityType(.distanceWheelchair)
+        case .downhillSkiing, .snowboarding, .snowSports: HKQuantityType(.distanceDownhillSnowSports)
+        case .crossCountrySkiing: HKQuantityType(.distanceCrossCountrySkiing)
+        case .paddleSports: HKQuantityType(.distancePaddleSports)
+        case .rowing: HKQuantityType(.distanceRowing)
+        case .skatingSports: HKQuantityType(.distanceSkatingSports)
+        default: HKQuantityType(.distanceWalkingRunning)
+        }
+    }
+}

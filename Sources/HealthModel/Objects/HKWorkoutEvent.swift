@@ -1,0 +1,61 @@
+public import Foundation
+
+/// Something that happened during a workout: a pause, a resume, a lap, a segment, a marker.
+///
+/// ```swift
+/// let lap = HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: t0, duration: 90), metadata: nil)
+/// ```
+public final class HKWorkoutEvent: Hashable, @unchecked Sendable {
+    // @unchecked: immutable `let`s; metadata is held as Sendable HKMetadataValues.
+
+    /// The kind of event.
+    public let type: HKWorkoutEventType
+    /// When the event happened; zero-length for instants such as a pause.
+    public let dateInterval: DateInterval
+    package let metadataValues: [String: HKMetadataValue]?
+
+    package init(type: HKWorkoutEventType, dateInterval: DateInterval, validatedMetadata: [String: HKMetadataValue]?) {
+        self.type = type
+        self.dateInterval = dateInterval
+        self.metadataValues = validatedMetadata
+    }
+
+    /// Creates an event. Invalid metadata stops the program, as HealthKit raises.
+    public convenience init(type: HKWorkoutEventType, dateInterval: DateInterval, metadata: [String: Any]?) {
+        let checked = trapOnInvalidArgument { try MetadataValidation.validate(metadata) }
+        self.init(type: type, dateInterval: dateInterval, validatedMetadata: checked)
+    }
+
+    /// Creates an instant event.
+    @available(*, deprecated, message: "Use init(type:dateInterval:metadata:)")
+    public convenience init(type: HKWorkoutEventType, date: Date) {
+        self.init(type: type, dateInterval: DateInterval(start: date, duration: 0), validatedMetadata: nil)
+    }
+
+    /// Creates an instant event with metadata.
+    @available(*, deprecated, message: "Use init(type:dateInterval:metadata:)")
+    public convenience init(type: HKWorkoutEventType, date: Date, metadata: [String: Any]) {
+        self.init(type: type, dateInterval: DateInterval(start: date, duration: 0), metadata: metadata)
+    }
+
+    /// Creates an event, or throws `HKError(.errorInvalidArgument)` for metadata HealthKit does not allow.
+    public static func validated(type: HKWorkoutEventType, dateInterval: DateInterval, metadata: [String: Any]? = nil) throws -> HKWorkoutEvent {
+        HKWorkoutEvent(type: type, dateInterval: dateInterval, validatedMetadata: try MetadataValidation.validate(metadata))
+    }
+
+    /// The event's metadata.
+    public var metadata: [String: Any]? { metadataValues?.anyDictionary }
+
+    /// The event's start.
+    @available(*, deprecated, renamed: "dateInterval.start")
+    public var date: Date { dateInterval.start }
+
+    public static func == (lhs: HKWorkoutEvent, rhs: HKWorkoutEvent) -> Bool {
+        lhs.type == rhs.type && lhs.dateInterval == rhs.dateInterval && lhs.metadataValues == rhs.metadataValues
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(type)
+        hasher.combine(dateInterval)
+    }
+}

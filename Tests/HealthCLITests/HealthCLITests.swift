@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of the `health` binary: run it as a user would and read what it prints.
+@Suite("health CLI")
+struct HealthCLITests {
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// The built `health` executable, beside the test bundle in the build products folder.
+    static let executable: URL = {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("health").path), dir.path != "/" {
+            dir.deleteLastPathComponent()
+        }
+        return dir.appendingPathComponent("health")
+    }()
+
+    func health(_ arguments: String...) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func typesListsTheWholeCatalog() throws {
+        let run = try health("types")
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.last == "217 types")
+        #expect(run.stdout.contains("HKQuantityTypeIdentifierStepCount"))
+        #expect(run.stdout.contains("HKCategoryTypeIdentifierSleepAnalysis"))
+        #expect(run.stdout.contains("HKClinicalTypeIdentifierLabResultRecord"))
+    }
+
+    @Test func typesFiltersByKindAndText() throws {
+        let run = try health("types", "--kind", "quantity", "--search", "heartrate")
+        #expect(run.status == 0)
+        let heartRate = try #require(run.stdout.split(separator: "\n").first { $0.contains("HKQuantityTypeIdentifierHeartRate ") })
+        #expect(heartRate.contains("count/s"))
+        #expect(heartRate.contains("discrete (temporally weighted)"))
+        #expect(!run.stdout.contains("category"))
+    }
+
+    @Test func convertUsesTheUnitEngine() throws {
+        let run = try health("convert", "72", "count/min", "count/s")
+        #expect(run.status == 0)
+        #expect(run.stdout == "72 count/min = 1.2 count/s\n")
+        #expect(try health("convert", "98.6", "degF", "degC").stdout == "98.6 degF = 37 degC\n")
+        #expect(try health("convert", "1", "mi", "m").stdout == "1 mi = 1609.344 m\n")
+    }
+
+    @Test func convertExplainsIncompatibleUnits() throws {
+        let run = try health("convert", "5", "kg", "count")
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("kg"))
+        #expect(run.stderr.contains("count"))
+    }
+
+    @Test func convertPointsAtABadUnitString() throws {
+        let run = try health("convert", "5", "ml/kg/min", "L")
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("ml/kg/min"))
+        #expect(run.stderr.contains("position"))
+    }
+
+    @Test func unitShowsCanonicalFormAndFittingTypes() throws {
+        let run = try health("unit", "ml/(kg*min)")
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("unit:      mL/kg·min"))
+        #expect(run.stdout.contains("vo2Max"))
+    }
+}
