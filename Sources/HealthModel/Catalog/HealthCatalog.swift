@@ -24,7 +24,10 @@ package enum HealthCatalog {
         metadataKeys.map { ($0.value, $0.valueType) }, uniquingKeysWith: { first, _ in first })
 
     private static let quantityTypesByIdentifier = Dictionary(uniqueKeysWithValues: quantityTypes.map { ($0.identifier, $0) })
-    private static let categoryTypesByIdentifier = Dictionary(uniqueKeysWithValues: categoryTypes.map { ($0.identifier, $0) })
+    /// The deprecated `audioExposureEvent` shares its raw string with `environmentalAudioExposureEvent`,
+    /// which comes first in the table and is the one a raw string resolves to.
+    private static let categoryTypesByIdentifier = Dictionary(
+        categoryTypes.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
     private static let otherTypesByIdentifier = Dictionary(uniqueKeysWithValues: otherTypes.map { ($0.identifier, $0) })
 }
 

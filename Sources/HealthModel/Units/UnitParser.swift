@@ -30,6 +30,7 @@ struct UnitParser {
             position += 1
             let denominator = try parseProduct(depth: 0)
             HKUnit.Factor.merge(denominator.map { $0.raised(to: -1) }, into: &factors)
+            try checkBounded(factors, at: position - 1)
         }
         if position < scalars.count {
             let found = scalars[position]
@@ -51,8 +52,10 @@ struct UnitParser {
     private mutating func parseProduct(depth: Int) throws -> [HKUnit.Factor] {
         var factors: [HKUnit.Factor] = []
         while true {
+            let start = position
             let factor = try parseFactor(depth: depth)
             HKUnit.Factor.merge(factor, into: &factors)
+            try checkBounded(factors, at: start)
             guard let next = peek, Self.isMultiplication(next) else { return factors }
             position += 1
         }
@@ -92,6 +95,14 @@ struct UnitParser {
             factors.removeAll { $0.exponent == 0 }
         }
         return factors
+    }
+
+    /// Repeated factors add up (`m*m*m` is `m^3`); the total obeys the same bound as a written exponent,
+    /// so every parsed unit prints to a string that parses again.
+    private func checkBounded(_ factors: [HKUnit.Factor], at index: Int) throws {
+        if let factor = factors.first(where: { abs($0.exponent) > Self.maximumExponent }) {
+            throw failure("\(factor.atom.symbol) is raised past the exponent limit of \(Self.maximumExponent)", at: index)
+        }
     }
 
     private mutating func parseExponent() throws -> Int {

@@ -1,0 +1,26 @@
+// swift-tools-version: 6.1
+// Benchmarks for OpenHealthKit, kept in their own package so the harness stays out of users'
+// dependency graph. Run from this folder:
+//   swift package --disable-sandbox benchmark
+import PackageDescription
+
+let package = Package(
+    name: "OpenHealthKitBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "UnitBenchmarks",
+            dependencies: [
+                .product(name: "OpenHealthKit", package: "main"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/UnitBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
