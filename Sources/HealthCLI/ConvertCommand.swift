@@ -31,13 +31,13 @@ struct ConvertCommand: ParsableCommand {
             source = try HKUnit.parse(from)
             target = try HKUnit.parse(to)
         } catch let error as HKError {
-            throw ValidationError(error.message)
+            throw CommandFailure(error.message)
         }
         do {
             let converted = try HKQuantity(unit: source, doubleValue: value).value(in: target)
             print("\(format(value)) \(source.unitString) = \(format(converted)) \(target.unitString)")
         } catch let error as HKError {
-            throw ValidationError(error.message)
+            throw CommandFailure(error.message)
         }
     }
 }

@@ -9,3 +9,10 @@ struct HealthCommand: AsyncParsableCommand {
         subcommands: [TypesCommand.self, ConvertCommand.self, UnitCommand.self]
     )
 }
+
+/// A failure the user caused at run time (a bad unit string, incompatible units): printed as
+/// "Error: <message>" with exit status 1, without the usage text a malformed command line gets.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}

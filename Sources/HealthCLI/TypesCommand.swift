@@ -56,7 +56,7 @@ struct TypesCommand: ParsableCommand {
     static func rows() -> [Row] {
         var rows: [Row] = HealthCatalog.quantityTypes.map { info in
             Row(kind: .quantity, identifier: info.identifier, swiftName: info.swiftName,
-                detail: "\(info.canonicalUnitString)  \(info.aggregationStyle.name)")
+                detail: info.canonicalUnitString.padding(toLength: 13, withPad: " ", startingAt: 0) + info.aggregationStyle.name)
         }
         rows += HealthCatalog.categoryTypes.map { info in
             Row(kind: .category, identifier: info.identifier, swiftName: info.swiftName,

@@ -24,7 +24,7 @@ struct UnitCommand: ParsableCommand {
             let types = HealthCatalog.quantityTypes.filter { HKQuantityType(info: $0).is(compatibleWith: unit) }
             print("fits:      \(types.isEmpty ? "no quantity type" : types.map(\.swiftName).joined(separator: ", "))")
         } catch let error as HKError {
-            throw ValidationError(error.message)
+            throw CommandFailure(error.message)
         }
     }
 }
