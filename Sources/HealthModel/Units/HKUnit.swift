@@ -68,7 +68,9 @@ public final class HKUnit: Hashable, Sendable, CustomStringConvertible {
         self.nonlinear = single?.definition.conversion == .linear ? nil : single
         self.hasEmbeddedNonlinearAtom = nonlinearAtoms > 0 && single == nil
         self.unitString = HKUnit.format(factors)
-        self.key = factors.map { "\($0.atom.symbol)^\($0.exponent)" }.sorted().joined(separator: "|")
+        self.key = factors.count == 1 && factors[0].exponent == 1
+            ? factors[0].atom.symbol
+            : factors.map { "\($0.atom.symbol)^\($0.exponent)" }.sorted().joined(separator: "|")
     }
 
     /// Reads a HealthKit unit string, or throws `HKError(.errorInvalidArgument)` naming the string, the

@@ -9,18 +9,19 @@ package struct UnitAtom: Hashable, Sendable {
     /// Grams per mole, for `mol<M>` atoms only.
     package let molarMass: Double?
 
+    /// The atom as `unitString` writes it: prefix, symbol, and for moles the molar mass to 16 significant digits.
+    /// Stored, because merging, formatting and equality all read it.
+    package let symbol: String
+
     package init(_ definition: Definition, prefix: HKMetricPrefix = .none, molarMass: Double? = nil) {
         self.definition = definition
         self.prefix = prefix
         self.molarMass = molarMass
-    }
-
-    /// The atom as `unitString` writes it: prefix, symbol, and for moles the molar mass to 16 significant digits.
-    package var symbol: String {
         if let molarMass {
-            return prefix.symbol + "mol<" + UnitAtom.format(molarMass) + ">"
+            symbol = prefix.symbol + "mol<" + UnitAtom.format(molarMass) + ">"
+        } else {
+            symbol = prefix == .none ? definition.symbol : prefix.symbol + definition.symbol
         }
-        return prefix.symbol + definition.symbol
     }
 
     /// Multiplier to the SI base of the atom's dimension, prefix and molar mass included.
