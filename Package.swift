@@ -17,12 +17,19 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The value layer: identifiers, units, quantities, objects, errors. No I/O.
         .target(name: "HealthModel", swiftSettings: strictSettings),
+        // The engine: one person's store on SQLite (GRDB), its authorization database and rules.
+        .target(
+            name: "HealthStore",
+            dependencies: ["HealthModel", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
         // The public, Apple-compatible API (`import OpenHealthKit`).
-        .target(name: "OpenHealthKit", dependencies: ["HealthModel"], swiftSettings: strictSettings),
+        .target(name: "OpenHealthKit", dependencies: ["HealthModel", "HealthStore"], swiftSettings: strictSettings),
         // The `health` command-line tool.
         .executableTarget(
             name: "HealthCLI",
@@ -34,6 +41,7 @@ let package = Package(
         ),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: strictSettings),
         .testTarget(name: "HealthCLITests", dependencies: ["HealthCLI"], swiftSettings: strictSettings),
+        .testTarget(name: "OpenHealthKitTests", dependencies: ["OpenHealthKit", "HealthStore"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

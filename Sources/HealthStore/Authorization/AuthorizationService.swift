@@ -1,0 +1,212 @@
+import Foundation
+import GRDB
+package import HealthModel
+
+/// The authorization database and HealthKit's rules for requesting access. Per app and per type, the
+/// person decides share (write) and read separately; apps learn only their share status.
+package struct AuthorizationService: Sendable {
+    package let database: HealthDatabase
+
+    package init(database: HealthDatabase) {
+        self.database = database
+    }
+
+    // MARK: - Apps
+
+    /// Records (or updates) an app's manifest.
+    package func register(_ manifest: AppManifest) throws {
+        guard !manifest.bundleIdentifier.isEmpty else {
+            throw HKError.invalidArgument("the app manifest has an empty CFBundleIdentifier")
+        }
+        try write { db in
+            let existing = try AppRecord.fetchOne(db, key: manifest.bundleIdentifier)
+            try AppRecord(
+                bundleIdentifier: manifest.bundleIdentifier, name: manifest.name, version: manifest.version,
+                shareUsageDescription: manifest.shareUsageDescription, updateUsageDescription: manifest.updateUsageDescription,
+                clinicalUsageDescription: manifest.clinicalUsageDescription,
+                registeredAt: existing?.registeredAt ?? Date().timeIntervalSince1970
+            ).save(db)
+            try db.execute(sql: "DELETE FROM requiredReadType WHERE app = ?", arguments: [manifest.bundleIdentifier])
+            for type in manifest.requiredReadTypeIdentifiers ?? [] {
+                try db.execute(sql: "INSERT OR IGNORE INTO requiredReadType (app, typeIdentifier) VALUES (?, ?)",
+                               arguments: [manifest.bundleIdentifier, type])
+            }
+        }
+    }
+
+    // MARK: - What apps may learn
+
+    /// The app's share status for a type: the only authorization fact HealthKit reveals to apps.
+    package func shareStatus(app: String, type: String) throws -> HKAuthorizationStatus {
+        let record = try read { db in try AuthorizationRecord.fetchOne(db, key: ["app": app, "typeIdentifier": type]) }
+        switch record?.share {
+        case .some(true): return .sharingAuthorized
+        case .some(false): return .sharingDenied
+        case .none: return .notDetermined
+        }
+    }
+
+    /// `.shouldRequest` when any of the types was never put before the person, `.unnecessary` otherwise.
+    package func requestStatus(app: String, share: Set<String>, read readTypes: Set<String>) throws -> HKAuthorizationRequestStatus {
+        let pending = try pendingTypes(app: app, share: share, read: readTypes)
+        return pending.share.isEmpty && pending.read.isEmpty ? .unnecessary : .shouldRequest
+    }
+
+    /// Whether the app may see other sources' data of a type. Apps never learn this answer: every read
+    /// path uses it to show a denied app exactly what it would see if nobody else had data.
+    package func canRead(app: String, type: String) throws -> Bool {
+        try read { db in try AuthorizationRecord.fetchOne(db, key: ["app": app, "typeIdentifier": type])?.read } == true
+    }
+
+    // MARK: - Requesting access
+
+    /// Runs an app's authorization request: validates it, presents the undecided types (only those) to the
+    /// person through `presenter`, and records the answer. Completes at once, presenting nothing, when every
+    /// type is already decided or the store is in guest mode.
+    package func requestAuthorization(
+        app manifest: AppManifest, share: Set<HKSampleType>, read readTypes: Set<HKObjectType>,
+        presenter: any HKAuthorizationPresenter
+    ) async throws {
+        try validate(manifest: manifest, share: share, read: readTypes)
+        try register(manifest)
+        if try isGuestMode() { return }
+
+        let app = manifest.bundleIdentifier
+        let shareIDs = Set(share.map(\.identifier))
+        let readIDs = Set(readTypes.map(\.identifier))
+        try markRequested(app: app, share: shareIDs, read: readIDs)
+        let pending = try pendingTypes(app: app, share: shareIDs, read: readIDs)
+        let required = Set(manifest.requiredReadTypeIdentifiers ?? [])
+        if !pending.share.isEmpty || !pending.read.isEmpty {
+            let sheet = AuthorizationSheet(app: manifest, shareTypes: pending.share, readTypes: pending.read,
+                                           requiredReadTypes: required.intersection(pending.read))
+            switch await presenter.present(sheet) {
+            case .dismissed:
+                throw HKError(.errorUserCanceled, "the person closed the authorization sheet without deciding")
+            case .decided(let allowedShare, let allowedRead):
+                try record(app: app, share: pending.share, allowed: allowedShare, read: pending.read, allowedRead: allowedRead)
+            }
+        }
+        // Required clinical types: if any requested one is denied, the whole request fails, naming none.
+        let requestedRequired = required.intersection(readIDs)
+        if !requestedRequired.isEmpty {
+            for type in requestedRequired where try !canRead(app: app, type: type) {
+                throw HKError(.errorRequiredAuthorizationDenied,
+                              "the person did not allow access to all of the health records this app requires")
+            }
+        }
+    }
+
+    private func validate(manifest: AppManifest, share: Set<HKSampleType>, read readTypes: Set<HKObjectType>) throws {
+        for type in share {
+            if type is HKClinicalType {
+                throw HKError.invalidArgument("clinical types are read-only: \(type.identifier) cannot be requested for sharing")
+            }
+            if type is HKCorrelationType {
+                throw HKError.invalidArgument(
+                    "\(type.identifier) cannot be requested for sharing; request its member types (e.g. systolic and diastolic blood pressure)")
+            }
+        }
+        if !share.isEmpty, (manifest.updateUsageDescription ?? "").isEmpty {
+            throw HKError.invalidArgument(
+                "\(manifest.bundleIdentifier) must declare NSHealthUpdateUsageDescription in its manifest to request write access")
+        }
+        let clinical = readTypes.filter { $0 is HKClinicalType }
+        if readTypes.count > clinical.count, (manifest.shareUsageDescription ?? "").isEmpty {
+            throw HKError.invalidArgument(
+                "\(manifest.bundleIdentifier) must declare NSHealthShareUsageDescription in its manifest to request read access")
+        }
+        if !clinical.isEmpty, (manifest.clinicalUsageDescription ?? "").isEmpty {
+            throw HKError.invalidArgument(
+                "\(manifest.bundleIdentifier) must declare NSHealthClinicalHealthRecordsShareUsageDescription in its manifest to request health records")
+        }
+        if let required = manifest.requiredReadTypeIdentifiers, !required.isEmpty {
+            let clinicalIDs = Set(HealthCatalog.otherTypes.filter { $0.kind == "clinical" }.map(\.identifier))
+            if let stray = required.first(where: { !clinicalIDs.contains($0) }) {
+                throw HKError.invalidArgument(
+                    "NSHealthRequiredReadAuthorizationTypeIdentifiers may list only clinical types; \(stray) is not one")
+            }
+            guard Set(required).count >= 3 else {
+                throw HKError.invalidArgument(
+                    "NSHealthRequiredReadAuthorizationTypeIdentifiers must list three or more clinical types, not \(Set(required).count)")
+            }
+        }
+    }
+
+    /// The types the person has not decided yet, per direction.
+    private func pendingTypes(app: String, share: Set<String>, read readTypes: Set<String>) throws -> (share: Set<String>, read: Set<String>) {
+        let rows = try read { db in
+            try AuthorizationRecord.filter(AuthorizationRecord.Columns.app == app).fetchAll(db)
+        }
+        let byType = Dictionary(uniqueKeysWithValues: rows.map { ($0.typeIdentifier, $0) })
+        return (share.filter { byType[$0]?.share == nil }, readTypes.filter { byType[$0]?.read == nil })
+    }
+
+    private func markRequested(app: String, share: Set<String>, read readTypes: Set<String>) throws {
+        let now = Date().timeIntervalSince1970
+        try write { db in
+            for type in share.union(readTypes) {
+                try db.execute(sql: """
+                    INSERT INTO authorization (app, typeIdentifier, shareRequested, readRequested, updatedAt) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (app, typeIdentifier) DO UPDATE SET
+                        shareRequested = shareRequested OR excluded.shareRequested,
+                        readRequested = readRequested OR excluded.readRequested
+                    """, arguments: [app, type, share.contains(type), readTypes.contains(type), now])
+            }
+        }
+    }
+
+    private func record(app: String, share: Set<String>, allowed: Set<String>, read readTypes: Set<String>, allowedRead: Set<String>) throws {
+        let now = Date().timeIntervalSince1970
+        try write { db in
+            for type in share {
+                try db.execute(sql: "UPDATE authorization SET share = ?, updatedAt = ? WHERE app = ? AND typeIdentifier = ?",
+                               arguments: [allowed.contains(type), now, app, type])
+            }
+            for type in readTypes {
+                try db.execute(sql: "UPDATE authorization SET read = ?, updatedAt = ? WHERE app = ? AND typeIdentifier = ?",
+                               arguments: [allowedRead.contains(type), now, app, type])
+            }
+        }
+    }
+
+    // MARK: - The person's side
+
+    /// Sets an app's permission for a type, as the person does in the Health app. Applies at once.
+    /// `nil` leaves that direction as it is.
+    package func setPermission(app: String, type: String, share: Bool?, read readAllowed: Bool?) throws {
+        let now = Date().timeIntervalSince1970
+        try write { db in
+            guard try AppRecord.fetchOne(db, key: app) != nil else {
+                throw HKError.invalidArgument("no app \"\(app)\" is known to this store")
+            }
+            try db.execute(sql: """
+                INSERT INTO authorization (app, typeIdentifier, share, read, updatedAt) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (app, typeIdentifier) DO UPDATE SET
+                    share = coalesce(excluded.share, share), read = coalesce(excluded.read, read), updatedAt = excluded.updatedAt
+                """, arguments: [app, type, share, readAllowed, now])
+        }
+    }
+
+    package func isGuestMode() throws -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT guestMode FROM person WHERE id = 1") } ?? false
+    }
+
+    package func setGuestMode(_ on: Bool) throws {
+        try write { db in try db.execute(sql: "UPDATE person SET guestMode = ? WHERE id = 1", arguments: [on]) }
+    }
+
+    // MARK: - Database access with HealthKit errors
+
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try database.writer.read(body) } catch let error as DatabaseError { throw Self.inaccessible(error) }
+    }
+
+    private func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try database.writer.write(body) } catch let error as DatabaseError { throw Self.inaccessible(error) }
+    }
+
+    private static func inaccessible(_ error: DatabaseError) -> HKError {
+        HKError(.errorDatabaseInaccessible, "the store could not be read or written: SQLite error \(error.resultCode)")
+    }
+}

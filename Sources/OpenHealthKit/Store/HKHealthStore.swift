@@ -1,0 +1,83 @@
+public import Foundation
+package import HealthStore
+
+/// The access point to the person's health data, as in HealthKit: one app's view of one person's store.
+///
+/// Give it the store folder, the app's manifest and the presenter that asks the person, or let
+/// ``init()`` read them from the environment (see ``Configuration/fromEnvironment()``):
+///
+/// ```swift
+/// let store = HKHealthStore(configuration: .init(
+///     storeDirectory: URL(fileURLWithPath: "health-store"),
+///     app: AppManifest(bundleIdentifier: "com.example.steps", name: "Steps",
+///                      shareUsageDescription: "Charts your steps.", updateUsageDescription: "Logs walks."),
+///     presenter: ScriptedPresenter(.allowAll)))
+/// try await store.requestAuthorization(toShare: [HKQuantityType(.stepCount)], read: [HKQuantityType(.stepCount)])
+/// store.authorizationStatus(for: HKQuantityType(.stepCount))   // .sharingAuthorized
+/// ```
+public final class HKHealthStore: Sendable {
+    /// Where the store lives, which app is asking, and who answers authorization requests.
+    public struct Configuration: Sendable {
+        public var storeDirectory: URL
+        public var app: AppManifest
+        public var presenter: any HKAuthorizationPresenter
+
+        public init(storeDirectory: URL, app: AppManifest, presenter: any HKAuthorizationPresenter) {
+            self.storeDirectory = storeDirectory
+            self.app = app
+            self.presenter = presenter
+        }
+    }
+
+    public let configuration: Configuration
+    /// The opened store, or why it could not be opened (every call then fails with that error).
+    private let opened: Result<AuthorizationService, HKError>
+
+    /// Opens the store described by `configuration`. Opening failures surface as
+    /// `HKError(.errorDatabaseInaccessible)` from each call, since HealthKit's initializer cannot throw.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        do {
+            let database = try HealthDatabase(directory: configuration.storeDirectory)
+            let service = AuthorizationService(database: database)
+            try service.register(configuration.app)
+            opened = .success(service)
+        } catch let error as HKError {
+            opened = .failure(error)
+        } catch {
+            opened = .failure(HKError(.errorDatabaseInaccessible, "\(error)"))
+        }
+    }
+
+    /// Opens the store the environment describes, so unmodified HealthKit code runs:
+    /// `OPENHEALTHKIT_STORE` (store folder), `OPENHEALTHKIT_APP` (manifest JSON file) and
+    /// `OPENHEALTHKIT_PERSON` (scripted person JSON file). See ``Configuration/fromEnvironment()``.
+    public convenience init() {
+        switch Configuration.fromEnvironment() {
+        case .success(let configuration):
+            self.init(configuration: configuration)
+            if case .success(let service) = opened, let person = configuration.presenter as? ScriptedPresenter,
+               let guest = person.script.guestMode {
+                try? service.setGuestMode(guest)
+            }
+        case .failure(let error):
+            self.init(unavailable: error)
+        }
+    }
+
+    private init(unavailable error: HKError) {
+        configuration = Configuration(storeDirectory: URL(fileURLWithPath: "/nonexistent"),
+                                      app: AppManifest(bundleIdentifier: "", name: ""), presenter: ScriptedPresenter(.denyAll))
+        opened = .failure(error)
+    }
+
+    package func service() throws -> AuthorizationService {
+        try opened.get()
+    }
+
+    /// Whether health data is available: always, on this platform.
+    public class func isHealthDataAvailable() -> Bool { true }
+
+    /// Whether this store can hold clinical records: it can.
+    public func supportsHealthRecords() -> Bool { true }
+}
