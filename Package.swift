@@ -41,7 +41,11 @@ let package = Package(
         ),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: strictSettings),
         .testTarget(name: "HealthCLITests", dependencies: ["HealthCLI"], swiftSettings: strictSettings),
-        .testTarget(name: "OpenHealthKitTests", dependencies: ["OpenHealthKit", "HealthStore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "OpenHealthKitTests",
+            dependencies: ["OpenHealthKit", "HealthStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

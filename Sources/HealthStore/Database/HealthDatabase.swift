@@ -61,6 +61,69 @@ package final class HealthDatabase: Sendable {
             }
             try db.execute(sql: "INSERT INTO person (id, guestMode) VALUES (1, 0)")
         }
+        migrator.registerMigration("v2: samples, metadata, sources, devices, tombstones, characteristics") { db in
+            try db.create(table: "source") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("bundleIdentifier", .text).notNull().unique()
+                t.column("name", .text).notNull()
+            }
+            try db.create(table: "device") { t in
+                t.autoIncrementedPrimaryKey("id")
+                // The eight properties joined, so one device is stored once whatever its NULLs.
+                t.column("fingerprint", .text).notNull().unique()
+                for column in DeviceRecord.propertyColumns { t.column(column, .text) }
+            }
+            try db.create(table: "sample") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("uuid", .text).notNull().unique()
+                t.column("type", .text).notNull()
+                t.column("kind", .integer).notNull().check(sql: "kind IN (0, 1, 2)")  // SampleKind
+                t.column("startDate", .double).notNull()
+                t.column("endDate", .double).notNull()
+                // Quantity: the value in the SI base unit of its dimension; category: the value.
+                t.column("value", .double)
+                // Quantity as the app gave it: value and unit string.
+                t.column("originalValue", .double)
+                t.column("unit", .text)
+                t.column("count", .integer).notNull().defaults(to: 1).check { $0 >= 1 }
+                t.column("sourceId", .integer).notNull().references("source")
+                t.column("sourceVersion", .text)
+                t.column("productType", .text)
+                t.column("osVersion", .text)
+                t.column("deviceId", .integer).references("device")
+                t.column("correlationId", .integer).references("sample", onDelete: .cascade)
+                t.column("savedAt", .double).notNull()
+                t.check(sql: "endDate >= startDate")
+                t.check(sql: "kind != 0 OR (value IS NOT NULL AND unit IS NOT NULL AND originalValue IS NOT NULL)")
+            }
+            try db.create(index: "sample_type_start", on: "sample", columns: ["type", "startDate"])
+            try db.create(index: "sample_type_end", on: "sample", columns: ["type", "endDate"])
+            try db.create(index: "sample_source", on: "sample", columns: ["sourceId"])
+            try db.create(index: "sample_correlation", on: "sample", columns: ["correlationId"])
+            try db.create(table: "metadata") { t in
+                t.column("sampleId", .integer).notNull().references("sample", onDelete: .cascade)
+                t.column("key", .text).notNull()
+                t.column("kind", .integer).notNull().check(sql: "kind BETWEEN 0 AND 5")  // MetadataRecord.Kind
+                t.column("text", .text)       // string, or a quantity's unit
+                t.column("number", .double)   // double, date (seconds since 2001), or a quantity's value
+                t.column("integer", .integer) // integer or Bool
+                t.primaryKey(["sampleId", "key"])
+            }
+            try db.create(table: "deletedObject") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("uuid", .text).notNull()
+                t.column("type", .text).notNull()
+                t.column("sourceId", .integer).notNull().references("source")
+                t.column("deletedAt", .double).notNull()
+                t.column("syncIdentifier", .text)
+                t.column("syncVersion", .integer)
+            }
+            try db.create(index: "deletedObject_type", on: "deletedObject", columns: ["type", "id"])
+            try db.create(table: "characteristic") { t in
+                t.primaryKey("type", .text)
+                t.column("value", .text).notNull()
+            }
+        }
         return migrator
     }()
 }

@@ -31,17 +31,16 @@ public final class HKHealthStore: Sendable {
 
     public let configuration: Configuration
     /// The opened store, or why it could not be opened (every call then fails with that error).
-    private let opened: Result<AuthorizationService, HKError>
+    private let opened: Result<SampleStore, HKError>
 
     /// Opens the store described by `configuration`. Opening failures surface as
     /// `HKError(.errorDatabaseInaccessible)` from each call, since HealthKit's initializer cannot throw.
     public init(configuration: Configuration) {
         self.configuration = configuration
         do {
-            let database = try HealthDatabase(directory: configuration.storeDirectory)
-            let service = AuthorizationService(database: database)
-            try service.register(configuration.app)
-            opened = .success(service)
+            let samples = SampleStore(database: try HealthDatabase(directory: configuration.storeDirectory))
+            try samples.authorization.register(configuration.app)
+            opened = .success(samples)
         } catch let error as HKError {
             opened = .failure(error)
         } catch {
@@ -56,9 +55,9 @@ public final class HKHealthStore: Sendable {
         switch Configuration.fromEnvironment() {
         case .success(let configuration):
             self.init(configuration: configuration)
-            if case .success(let service) = opened, let person = configuration.presenter as? ScriptedPresenter,
+            if case .success(let samples) = opened, let person = configuration.presenter as? ScriptedPresenter,
                let guest = person.script.guestMode {
-                try? service.setGuestMode(guest)
+                try? samples.authorization.setGuestMode(guest)
             }
         case .failure(let error):
             self.init(unavailable: error)
@@ -71,8 +70,19 @@ public final class HKHealthStore: Sendable {
         opened = .failure(error)
     }
 
+    /// The authorization database of the opened store.
     package func service() throws -> AuthorizationService {
+        try opened.get().authorization
+    }
+
+    /// The samples of the opened store.
+    package func sampleStore() throws -> SampleStore {
         try opened.get()
+    }
+
+    /// The characteristics of the opened store.
+    package func characteristicStore() throws -> CharacteristicStore {
+        CharacteristicStore(database: try opened.get().database)
     }
 
     /// Whether health data is available: always, on this platform.

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import HealthModel
+
+/// The kinds of rows in `sample`.
+enum SampleKind: Int, Codable {
+    case quantity = 0
+    case category = 1
+    case correlation = 2
+}
+
+/// A row of `sample`: one saved sample. Quantities keep both the SI-base value (for statistics in SQL)
+/// and the value and unit the app gave (for a faithful round trip).
+struct SampleRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "sample"
+
+    var id: Int64?
+    var uuid: String
+    var type: String
+    var kind: SampleKind
+    var startDate: Double
+    var endDate: Double
+    var value: Double?
+    var originalValue: Double?
+    var unit: String?
+    var count: Int
+    var sourceId: Int64
+    var sourceVersion: String?
+    var productType: String?
+    var osVersion: String?
+    var deviceId: Int64?
+    var correlationId: Int64?
+    var savedAt: Double
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    enum Columns {
+        static let uuid = Column(CodingKeys.uuid)
+        static let type = Column(CodingKeys.type)
+        static let sourceId = Column(CodingKeys.sourceId)
+        static let correlationId = Column(CodingKeys.correlationId)
+        static let startDate = Column(CodingKeys.startDate)
+    }
+}
+
+/// A row of `source`: an app that saved data.
+struct SourceRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "source"
+    var id: Int64?
+    var bundleIdentifier: String
+    var name: String
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A row of `device`.
+struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "device"
+    static let propertyColumns = [
+        "name", "manufacturer", "model", "hardwareVersion", "firmwareVersion", "softwareVersion", "localIdentifier",
+        "udiDeviceIdentifier",
+    ]
+
+    var id: Int64?
+    var fingerprint: String
+    var name, manufacturer, model, hardwareVersion, firmwareVersion, softwareVersion, localIdentifier, udiDeviceIdentifier: String?
+
+    init(_ device: HKDevice) {
+        let values = [device.name, device.manufacturer, device.model, device.hardwareVersion, device.firmwareVersion,
+                      device.softwareVersion, device.localIdentifier, device.udiDeviceIdentifier]
+        // Unit separator between fields, a marker for NULL, so distinct devices never share a fingerprint.
+        fingerprint = values.map { $0.map { "=" + $0 } ?? "∅" }.joined(separator: "\u{1F}")
+        (name, manufacturer, model, hardwareVersion) = (device.name, device.manufacturer, device.model, device.hardwareVersion)
+        (firmwareVersion, softwareVersion) = (device.firmwareVersion, device.softwareVersion)
+        (localIdentifier, udiDeviceIdentifier) = (device.localIdentifier, device.udiDeviceIdentifier)
+    }
+
+    var device: HKDevice {
+        HKDevice(name: name, manufacturer: manufacturer, model: model, hardwareVersion: hardwareVersion,
+                 firmwareVersion: firmwareVersion, softwareVersion: softwareVersion, localIdentifier: localIdentifier,
+                 udiDeviceIdentifier: udiDeviceIdentifier)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A row of `metadata`: one key of one sample, typed.
+struct MetadataRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "metadata"
+
+    enum Kind: Int, Codable { case string = 0, date, integer, double, bool, quantity }
+
+    var sampleId: Int64
+    var key: String
+    var kind: Kind
+    var text: String?
+    var number: Double?
+    var integer: Int64?
+
+    init(sampleId: Int64, key: String, value: HKMetadataValue) {
+        self.sampleId = sampleId
+        self.key = key
+        switch value {
+        case .string(let v): kind = .string; text = v
+        case .date(let v): kind = .date; number = v.timeIntervalSinceReferenceDate
+        case .integer(let v): kind = .integer; integer = Int64(v)
+        case .double(let v): kind = .double; number = v
+        case .bool(let v): kind = .bool; integer = v ? 1 : 0
+        case .quantity(let q): kind = .quantity; number = q.doubleValue; text = q.unit.unitString
+        }
+    }
+
+    func value() throws -> HKMetadataValue {
+        switch kind {
+        case .string: return .string(text ?? "")
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: number ?? 0))
+        case .integer: return .integer(Int(integer ?? 0))
+        case .double: return .double(number ?? 0)
+        case .bool: return .bool((integer ?? 0) != 0)
+        case .quantity: return .quantity(HKQuantity(unit: try HKUnit.parse(text ?? ""), doubleValue: number ?? 0))
+        }
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+import GRDB
+package import HealthModel
+
+/// Saving, deleting and reading samples, with HealthKit's rules: an app writes only types it may share,
+/// deletes only its own objects, reads others' data only with read permission, and nothing is written in
+/// guest mode. A batch is saved whole or not at all.
+package struct SampleStore: Sendable {
+    package let database: HealthDatabase
+    package let authorization: AuthorizationService
+
+    package init(database: HealthDatabase) {
+        self.database = database
+        self.authorization = AuthorizationService(database: database)
+    }
+
+    // MARK: - Save
+
+    /// Saves `objects` as `app`, stamping each with the app's source revision. All or nothing.
+    package func save(_ objects: [HKObject], app: AppManifest) throws {
+        guard !objects.isEmpty else { return }
+        if try authorization.isGuestMode() {
+            throw HKError(.errorNotPermissibleForGuestUserMode, "saving is not permitted in guest mode")
+        }
+        var seen = Set<UUID>()
+        for object in objects {
+            guard seen.insert(object.uuid).inserted else {
+                throw HKError.invalidArgument("the batch holds object \(object.uuid) twice")
+            }
+            try checkShare(object, app: app)
+        }
+        let revision = SampleStore.revision(for: app)
+        try write { db in
+            let sourceId = try SampleStore.sourceId(for: revision.source, in: db, create: true)!
+            let now = Date().timeIntervalSinceReferenceDate
+            for object in objects {
+                try insert(object, sourceId: sourceId, revision: revision, correlationId: nil, savedAt: now, in: db)
+            }
+        }
+    }
+
+    /// The share check for one object: its type (or, for a correlation, each member's type) must be allowed.
+    private func checkShare(_ object: HKObject, app: AppManifest) throws {
+        let types: [HKSampleType]
+        switch object {
+        case let correlation as HKCorrelation: types = correlation.objects.map(\.sampleType)
+        case let sample as HKQuantitySample: types = [sample.sampleType]
+        case let sample as HKCategorySample: types = [sample.sampleType]
+        case let sample as HKSample:
+            throw HKError.invalidArgument("saving \(sample.sampleType.identifier) objects is not supported by this store yet")
+        default:
+            throw HKError.invalidArgument("\(Swift.type(of: object)) objects cannot be saved")
+        }
+        for type in Set(types) {
+            switch try authorization.shareStatus(app: app.bundleIdentifier, type: type.identifier) {
+            case .sharingAuthorized: continue
+            case .sharingDenied:
+                throw HKError(.errorAuthorizationDenied, "\(app.bundleIdentifier) is not allowed to save \(type.identifier)")
+            case .notDetermined:
+                throw HKError(.errorAuthorizationNotDetermined,
+                              "\(app.bundleIdentifier) has not been given permission to save \(type.identifier); request authorization first")
+            }
+        }
+    }
+
+    private func insert(
+        _ object: HKObject, sourceId: Int64, revision: HKSourceRevision, correlationId: Int64?, savedAt: Double, in db: Database
+    ) throws {
+        guard let sample = object as? HKSample else { return }
+        if try SampleRecord.filter(SampleRecord.Columns.uuid == sample.uuid.uuidString).fetchCount(db) > 0 {
+            throw HKError.invalidArgument("object \(sample.uuid) is already saved")
+        }
+        var record = SampleRecord(
+            id: nil, uuid: sample.uuid.uuidString, type: sample.sampleType.identifier, kind: .category,
+            startDate: sample.startDate.timeIntervalSinceReferenceDate, endDate: sample.endDate.timeIntervalSinceReferenceDate,
+            value: nil, originalValue: nil, unit: nil, count: 1, sourceId: sourceId, sourceVersion: revision.version,
+            productType: revision.productType, osVersion: SampleStore.format(revision.operatingSystemVersion),
+            deviceId: try sample.device.map { try SampleStore.deviceId(for: $0, in: db) }, correlationId: correlationId,
+            savedAt: savedAt)
+        switch sample {
+        case let q as HKQuantitySample:
+            record.kind = .quantity
+            record.value = try q.quantity.unit.toBase(q.quantity.doubleValue)
+            record.originalValue = q.quantity.doubleValue
+            record.unit = q.quantity.unit.unitString
+            record.count = q.count
+        case let c as HKCategorySample:
+            record.kind = .category
+            record.value = Double(c.value)
+        case is HKCorrelation:
+            record.kind = .correlation
+        default:
+            break
+        }
+        try record.insert(db)
+        for (key, value) in sample.metadataValues ?? [:] {
+            try MetadataRecord(sampleId: record.id!, key: key, value: value).insert(db)
+        }
+        if let correlation = sample as? HKCorrelation {
+            for member in correlation.objects {
+                try insert(member, sourceId: sourceId, revision: revision, correlationId: record.id, savedAt: savedAt, in: db)
+            }
+        }
+    }
+
+    // MARK: - Delete
+
+    /// Deletes `objects`, which must all be `app`'s own, leaving a tombstone (with the sync metadata) for each.
+    package func delete(_ objects: [HKObject], app: AppManifest) throws {
+        guard !objects.isEmpty else { return }
+        if try authorization.isGuestMode() {
+            throw HKError(.errorNotPermissibleForGuestUserMode, "deleting is not permitted in guest mode")
+        }
+        for object in objects { try checkShare(object, app: app) }
+        try write { db in
+            let ownSource = try SampleStore.sourceId(for: SampleStore.revision(for: app).source, in: db, create: false)
+            let now = Date().timeIntervalSinceReferenceDate
+            for object in objects {
+                guard let row = try SampleRecord.filter(SampleRecord.Columns.uuid == object.uuid.uuidString).fetchOne(db) else {
+                    throw HKError.invalidArgument("object \(object.uuid) is not in the store")
+                }
+                guard row.sourceId == ownSource else {
+                    throw HKError(.errorAuthorizationDenied, "\(app.bundleIdentifier) may delete only objects it saved")
+                }
+                try tombstone(row, at: now, in: db)
+                _ = try row.delete(db)
+            }
+        }
+    }
+
+    private func tombstone(_ row: SampleRecord, at time: Double, in db: Database) throws {
+        let members = try SampleRecord.filter(SampleRecord.Columns.correlationId == row.id).fetchAll(db)
+        for member in members { try tombstone(member, at: time, in: db) }
+        let sync = try MetadataRecord
+            .filter(sql: "sampleId = ? AND key IN (?, ?)", arguments: [row.id, HKMetadataKeySyncIdentifier, HKMetadataKeySyncVersion])
+            .fetchAll(db)
+        try db.execute(sql: """
+            INSERT INTO deletedObject (uuid, type, sourceId, deletedAt, syncIdentifier, syncVersion) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [row.uuid, row.type, row.sourceId, time,
+                             sync.first { $0.key == HKMetadataKeySyncIdentifier }?.text,
+                             sync.first { $0.key == HKMetadataKeySyncVersion }?.integer])
+    }
+
+    /// Tombstones of deleted objects of a type that `app` may know about, oldest first.
+    package func deletedObjects(ofType type: HKSampleType, visibleTo app: String) throws -> [HKDeletedObject] {
+        let visibility = try readVisibility(app: app, type: type.identifier)
+        return try read { db in
+            try Row.fetchAll(db, SQLRequest<Row>(literal: """
+                SELECT uuid, syncIdentifier, syncVersion FROM deletedObject AS sample
+                WHERE type = \(type.identifier) AND \(visibility.condition()) ORDER BY id
+                """)).map { row in
+                var metadata: [String: HKMetadataValue] = [:]
+                if let id = row["syncIdentifier"] as String? { metadata[HKMetadataKeySyncIdentifier] = .string(id) }
+                if let version = row["syncVersion"] as Int? { metadata[HKMetadataKeySyncVersion] = .integer(version) }
+                return HKDeletedObject(uuid: UUID(uuidString: row["uuid"])!, metadata: metadata.isEmpty ? nil : metadata)
+            }
+        }
+    }
+
+    // MARK: - Read
+
+    /// The samples of a type `app` may see, by start date: all of them with read permission, only its own without.
+    package func samples(ofType type: HKSampleType, visibleTo app: String) throws -> [HKSample] {
+        let visibility = try readVisibility(app: app, type: type.identifier)
+        return try read { db in
+            let rows = try SampleRecord.fetchAll(db, SQLRequest<SampleRecord>(literal: """
+                SELECT * FROM sample WHERE type = \(type.identifier) AND correlationId IS NULL AND \(visibility.condition())
+                ORDER BY startDate, id
+                """))
+            return try rows.map { try SampleStore.sample(from: $0, in: db) }
+        }
+    }
+
+    package func readVisibility(app: String, type: String) throws -> ReadVisibility {
+        let canRead = try authorization.canRead(app: app, type: type)
+        let own = try read { db in try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE bundleIdentifier = ?", arguments: [app]) }
+        return ReadVisibility(ownSourceId: own, canReadOthers: canRead)
+    }
+
+    /// Rebuilds the object a row stands for, with its metadata, source revision and device.
+    static func sample(from row: SampleRecord, in db: Database) throws -> HKSample {
+        guard let id = row.id, let uuid = UUID(uuidString: row.uuid), let type = HKObjectType.type(forIdentifier: row.type) as? HKSampleType else {
+            throw HKError(.errorDatabaseInaccessible, "the store holds a sample row it cannot read (type \(row.type))")
+        }
+        let metadataRows = try MetadataRecord.filter(sql: "sampleId = ?", arguments: [id]).fetchAll(db)
+        let metadata = metadataRows.isEmpty ? nil : Dictionary(uniqueKeysWithValues: try metadataRows.map { ($0.key, try $0.value()) })
+        let source = try SourceRecord.fetchOne(db, key: row.sourceId)!
+        let revision = HKSourceRevision(
+            source: HKSource(name: source.name, bundleIdentifier: source.bundleIdentifier), version: row.sourceVersion,
+            productType: row.productType, operatingSystemVersion: parse(row.osVersion))
+        let device = try row.deviceId.flatMap { try DeviceRecord.fetchOne(db, key: $0)?.device }
+        let start = Date(timeIntervalSinceReferenceDate: row.startDate), end = Date(timeIntervalSinceReferenceDate: row.endDate)
+        switch (row.kind, type) {
+        case (.quantity, let type as HKQuantityType):
+            let quantity = HKQuantity(unit: try HKUnit.parse(row.unit ?? ""), doubleValue: row.originalValue ?? 0)
+            return HKQuantitySample.make(type: type, quantity: quantity, start: start, end: end, count: row.count, uuid: uuid,
+                                         metadata: metadata, sourceRevision: revision, device: device)
+        case (.category, let type as HKCategoryType):
+            return HKCategorySample(type: type, value: Int(row.value ?? 0), start: start, end: end, uuid: uuid,
+                                    metadata: metadata, sourceRevision: revision, device: device)
+        case (.correlation, let type as HKCorrelationType):
+            let members = try SampleRecord.filter(SampleRecord.Columns.correlationId == id).fetchAll(db)
+            return HKCorrelation(type: type, start: start, end: end, objects: Set(try members.map { try sample(from: $0, in: db) }),
+                                 uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
+        default:
+            throw HKError(.errorDatabaseInaccessible, "the store holds a \(row.type) row of the wrong kind")
+        }
+    }
+
+    // MARK: - Sources, devices, revisions
+
+    /// The revision a save by `app` records: its identity and version, on this machine and OS.
+    static func revision(for app: AppManifest) -> HKSourceRevision {
+        let local = HKDevice.local()
+        let product = [local.model, local.hardwareVersion].compactMap { $0 }.joined(separator: " ")
+        return HKSourceRevision(source: HKSource(name: app.name, bundleIdentifier: app.bundleIdentifier), version: app.version,
+                                productType: product, operatingSystemVersion: ProcessInfo.processInfo.operatingSystemVersion)
+    }
+
+    static func sourceId(for source: HKSource, in db: Database, create: Bool) throws -> Int64? {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE bundleIdentifier = ?", arguments: [source.bundleIdentifier]) {
+            return id
+        }
+        guard create else { return nil }
+        var record = SourceRecord(id: nil, bundleIdentifier: source.bundleIdentifier, name: source.name)
+        try record.insert(db)
+        return record.id
+    }
+
+    static func deviceId(for device: HKDevice, in db: Database) throws -> Int64 {
+        var record = DeviceRecord(device)
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE fingerprint = ?", arguments: [record.fingerprint]) {
+            return id
+        }
+        try record.insert(db)
+        return record.id!
+    }
+
+    static func format(_ v: OperatingSystemVersion) -> String { "\(v.majorVersion).\(v.minorVersion).\(v.patchVersion)" }
+
+    static func parse(_ text: String?) -> OperatingSystemVersion {
+        let parts = (text ?? "").split(separator: ".").map { Int($0) ?? 0 }
+        guard parts.count == 3 else { return HKSourceRevisionAnyOperatingSystem }
+        return OperatingSystemVersion(majorVersion: parts[0], minorVersion: parts[1], patchVersion: parts[2])
+    }
+
+    // MARK: - Database access with HealthKit errors
+
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try database.writer.read(body) } catch let error as DatabaseError { throw SampleStore.inaccessible(error) }
+    }
+
+    private func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try database.writer.write(body) } catch let error as DatabaseError { throw SampleStore.inaccessible(error) }
+    }
+
+    static func inaccessible(_ error: DatabaseError) -> HKError {
+        HKError(.errorDatabaseInaccessible, "the store could not be read or written: SQLite error \(error.resultCode)")
+    }
+}

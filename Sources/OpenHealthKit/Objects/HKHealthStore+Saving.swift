@@ -1,0 +1,69 @@
+public import Foundation
+
+extension HKHealthStore {
+    /// Saves an object. Fails with `errorAuthorizationNotDetermined` or `errorAuthorizationDenied` when the
+    /// app may not share its type, and `errorNotPermissibleForGuestUserMode` in guest mode.
+    public func save(_ object: HKObject) async throws {
+        try sampleStore().save([object], app: configuration.app)
+    }
+
+    /// Saves objects atomically: all of them, or none when any is refused.
+    public func save(_ objects: [HKObject]) async throws {
+        try sampleStore().save(objects, app: configuration.app)
+    }
+
+    /// Completion-handler form of ``save(_:)-(HKObject)``; the handler runs off the caller's thread.
+    public func save(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        save([object], withCompletion: completion)
+    }
+
+    /// Completion-handler form of ``save(_:)-([HKObject])``; the handler runs off the caller's thread.
+    public func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let batch = SendableBox(objects)
+        Task.detached {
+            do {
+                try await self.save(batch.value)
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+
+    /// Deletes an object the app saved. Deleting another source's object fails with `errorAuthorizationDenied`.
+    public func delete(_ object: HKObject) async throws {
+        try sampleStore().delete([object], app: configuration.app)
+    }
+
+    /// Deletes objects the app saved, atomically.
+    public func delete(_ objects: [HKObject]) async throws {
+        try sampleStore().delete(objects, app: configuration.app)
+    }
+
+    /// Completion-handler form of ``delete(_:)-(HKObject)``; the handler runs off the caller's thread.
+    public func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        delete([object], withCompletion: completion)
+    }
+
+    /// Completion-handler form of ``delete(_:)-([HKObject])``; the handler runs off the caller's thread.
+    public func delete(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let batch = SendableBox(objects)
+        Task.detached {
+            do {
+                try await self.delete(batch.value)
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+
+    /// The earliest date an app may save or read samples for: no limit here.
+    public func earliestPermittedSampleDate() -> Date { .distantPast }
+}
+
+/// Carries an array of objects into a detached task; HKObject is immutable, so sharing it is safe.
+struct SendableBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
