@@ -27,8 +27,8 @@ package struct SampleStore: Sendable {
             guard seen.insert(object.uuid).inserted else {
                 throw HKError.invalidArgument("the batch holds object \(object.uuid) twice")
             }
-            try checkShare(object, app: app)
         }
+        try checkShare(objects, app: app)
         let revision = SampleStore.revision(for: app)
         try write { db in
             let sourceId = try SampleStore.sourceId(for: revision.source, in: db, create: true)!
@@ -39,19 +39,22 @@ package struct SampleStore: Sendable {
         }
     }
 
-    /// The share check for one object: its type (or, for a correlation, each member's type) must be allowed.
-    private func checkShare(_ object: HKObject, app: AppManifest) throws {
-        let types: [HKSampleType]
-        switch object {
-        case let correlation as HKCorrelation: types = correlation.objects.map(\.sampleType)
-        case let sample as HKQuantitySample: types = [sample.sampleType]
-        case let sample as HKCategorySample: types = [sample.sampleType]
-        case let sample as HKSample:
-            throw HKError.invalidArgument("saving \(sample.sampleType.identifier) objects is not supported by this store yet")
-        default:
-            throw HKError.invalidArgument("\(Swift.type(of: object)) objects cannot be saved")
+    /// The share check: each object's type (for a correlation, each member's type) must be allowed.
+    /// Each distinct type is looked up once per batch.
+    private func checkShare(_ objects: [HKObject], app: AppManifest) throws {
+        var types = Set<HKSampleType>()
+        for object in objects {
+            switch object {
+            case let correlation as HKCorrelation: types.formUnion(correlation.objects.map(\.sampleType))
+            case let sample as HKQuantitySample: types.insert(sample.sampleType)
+            case let sample as HKCategorySample: types.insert(sample.sampleType)
+            case let sample as HKSample:
+                throw HKError.invalidArgument("saving \(sample.sampleType.identifier) objects is not supported by this store yet")
+            default:
+                throw HKError.invalidArgument("\(Swift.type(of: object)) objects cannot be saved")
+            }
         }
-        for type in Set(types) {
+        for type in types {
             switch try authorization.shareStatus(app: app.bundleIdentifier, type: type.identifier) {
             case .sharingAuthorized: continue
             case .sharingDenied:
@@ -67,9 +70,6 @@ package struct SampleStore: Sendable {
         _ object: HKObject, sourceId: Int64, revision: HKSourceRevision, correlationId: Int64?, savedAt: Double, in db: Database
     ) throws {
         guard let sample = object as? HKSample else { return }
-        if try SampleRecord.filter(SampleRecord.Columns.uuid == sample.uuid.uuidString).fetchCount(db) > 0 {
-            throw HKError.invalidArgument("object \(sample.uuid) is already saved")
-        }
         var record = SampleRecord(
             id: nil, uuid: sample.uuid.uuidString, type: sample.sampleType.identifier, kind: .category,
             startDate: sample.startDate.timeIntervalSinceReferenceDate, endDate: sample.endDate.timeIntervalSinceReferenceDate,
@@ -92,7 +92,11 @@ package struct SampleStore: Sendable {
         default:
             break
         }
-        try record.insert(db)
+        do {
+            try record.insert(db)
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw HKError.invalidArgument("object \(sample.uuid) is already saved")
+        }
         for (key, value) in sample.metadataValues ?? [:] {
             try MetadataRecord(sampleId: record.id!, key: key, value: value).insert(db)
         }
@@ -111,7 +115,7 @@ package struct SampleStore: Sendable {
         if try authorization.isGuestMode() {
             throw HKError(.errorNotPermissibleForGuestUserMode, "deleting is not permitted in guest mode")
         }
-        for object in objects { try checkShare(object, app: app) }
+        try checkShare(objects, app: app)
         try write { db in
             let ownSource = try SampleStore.sourceId(for: SampleStore.revision(for: app).source, in: db, create: false)
             let now = Date().timeIntervalSinceReferenceDate
