@@ -203,3 +203,13 @@ struct CharacteristicTests {
         #expect(try denied.dateOfBirthComponents().year == nil)
     }
 }
+
+@Suite("Preferred units")
+struct PreferredUnitTests {
+    @Test func eachTypeGetsItsDocumentedUnit() async throws {
+        let (store, _, _) = makeStore(.allowAll)
+        let units = try await store.preferredUnits(for: [heartRate, HKQuantityType(.bodyMass)])
+        #expect(units[heartRate] == HKUnit(from: "count/s"))
+        #expect(units[HKQuantityType(.bodyMass)] == .gramUnit(with: .kilo))
+    }
+}
