@@ -53,14 +53,14 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Save 1,000,000 samples: bare GRDB prepared INSERT, same schema (baseline)") { benchmark in
         let (_, folder) = try await freshStore()  // creates the schema by the store's own migrations
         let pool = try DatabasePool(path: folder.appendingPathComponent("health.sqlite").path)
-        let sourceId = try pool.write { db -> Int64 in
+        let sourceId = try await pool.write { db -> Int64 in
             try db.execute(sql: "INSERT INTO source (bundleIdentifier, name) VALUES ('com.example.bench', 'Bench')")
             return db.lastInsertedRowID
         }
         let rows = makeSamples().map { batch in batch.map { ($0.uuid.uuidString, ($0 as! HKQuantitySample)) } }
         benchmark.startMeasurement()
         for batch in rows {
-            try pool.write { db in
+            try await pool.write { db in
                 let insert = try db.cachedStatement(sql: """
                     INSERT INTO sample (uuid, type, kind, startDate, endDate, value, originalValue, unit, count, sourceId,
                                         sourceVersion, productType, osVersion, savedAt)
