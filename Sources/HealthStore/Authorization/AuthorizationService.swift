@@ -196,17 +196,6 @@ package struct AuthorizationService: Sendable {
         try write { db in try db.execute(sql: "UPDATE person SET guestMode = ? WHERE id = 1", arguments: [on]) }
     }
 
-    // MARK: - Database access with HealthKit errors
-
-    private func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try database.writer.read(body) } catch let error as DatabaseError { throw Self.inaccessible(error) }
-    }
-
-    private func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try database.writer.write(body) } catch let error as DatabaseError { throw Self.inaccessible(error) }
-    }
-
-    private static func inaccessible(_ error: DatabaseError) -> HKError {
-        HKError(.errorDatabaseInaccessible, "the store could not be read or written: SQLite error \(error.resultCode)")
-    }
+    private func read<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
+    private func write<T>(_ body: (Database) throws -> T) throws -> T { try database.write(body) }
 }

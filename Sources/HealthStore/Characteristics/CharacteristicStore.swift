@@ -16,28 +16,20 @@ package struct CharacteristicStore: Sendable {
     /// Sets (or, with `nil`, clears) a characteristic, as the person does. The value is its text form:
     /// the raw value of the characteristic's enum, or `yyyy-MM-dd` for the date of birth.
     package func set(_ type: HKCharacteristicTypeIdentifier, to value: String?) throws {
-        do {
-            try database.writer.write { db in
-                if let value {
-                    try db.execute(sql: "INSERT OR REPLACE INTO characteristic (type, value) VALUES (?, ?)", arguments: [type.rawValue, value])
-                } else {
-                    try db.execute(sql: "DELETE FROM characteristic WHERE type = ?", arguments: [type.rawValue])
-                }
+        try database.write { db in
+            if let value {
+                try db.execute(sql: "INSERT OR REPLACE INTO characteristic (type, value) VALUES (?, ?)", arguments: [type.rawValue, value])
+            } else {
+                try db.execute(sql: "DELETE FROM characteristic WHERE type = ?", arguments: [type.rawValue])
             }
-        } catch let error as DatabaseError {
-            throw SampleStore.inaccessible(error)
         }
     }
 
     /// The characteristic as `app` may see it: `nil` when it is not set or the app may not read it.
     package func value(_ type: HKCharacteristicTypeIdentifier, visibleTo app: String) throws -> String? {
         guard try authorization.canRead(app: app, type: type.rawValue) else { return nil }
-        do {
-            return try database.writer.read { db in
-                try String.fetchOne(db, sql: "SELECT value FROM characteristic WHERE type = ?", arguments: [type.rawValue])
-            }
-        } catch let error as DatabaseError {
-            throw SampleStore.inaccessible(error)
+        return try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM characteristic WHERE type = ?", arguments: [type.rawValue])
         }
     }
 }

@@ -25,6 +25,20 @@ package final class HealthDatabase: Sendable {
         }
     }
 
+    /// Reads in a snapshot; SQLite failures become `HKError(.errorDatabaseInaccessible)`, HealthKit's error for them.
+    package func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try writer.read(body) } catch let error as DatabaseError { throw Self.inaccessible(error) }
+    }
+
+    /// Writes in one transaction, rolled back if `body` throws; SQLite failures become `errorDatabaseInaccessible`.
+    package func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try writer.write(body) } catch let error as DatabaseError { throw Self.inaccessible(error) }
+    }
+
+    private static func inaccessible(_ error: DatabaseError) -> HKError {
+        HKError(.errorDatabaseInaccessible, "the store could not be read or written: SQLite error \(error.resultCode)")
+    }
+
     /// The schema, one migration per change, in order. Never edit a shipped migration: add one.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()

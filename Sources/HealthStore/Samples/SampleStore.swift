@@ -248,17 +248,6 @@ package struct SampleStore: Sendable {
         return OperatingSystemVersion(majorVersion: parts[0], minorVersion: parts[1], patchVersion: parts[2])
     }
 
-    // MARK: - Database access with HealthKit errors
-
-    private func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try database.writer.read(body) } catch let error as DatabaseError { throw SampleStore.inaccessible(error) }
-    }
-
-    private func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try database.writer.write(body) } catch let error as DatabaseError { throw SampleStore.inaccessible(error) }
-    }
-
-    static func inaccessible(_ error: DatabaseError) -> HKError {
-        HKError(.errorDatabaseInaccessible, "the store could not be read or written: SQLite error \(error.resultCode)")
-    }
+    private func read<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
+    private func write<T>(_ body: (Database) throws -> T) throws -> T { try database.write(body) }
 }

@@ -20,13 +20,8 @@ extension HKHealthStore {
         toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        Task.detached {
-            do {
-                try await self.requestAuthorization(toShare: typesToShare ?? [], read: typesToRead ?? [])
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
+        completeDetached(completion) {
+            try await self.requestAuthorization(toShare: typesToShare ?? [], read: typesToRead ?? [])
         }
     }
 

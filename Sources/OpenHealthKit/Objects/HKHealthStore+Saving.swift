@@ -20,14 +20,7 @@ extension HKHealthStore {
     /// Completion-handler form of ``save(_:)-([HKObject])``; the handler runs off the caller's thread.
     public func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let batch = SendableBox(objects)
-        Task.detached {
-            do {
-                try await self.save(batch.value)
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        completeDetached(completion) { try await self.save(batch.value) }
     }
 
     /// Deletes an object the app saved. Deleting another source's object fails with `errorAuthorizationDenied`.
@@ -48,18 +41,28 @@ extension HKHealthStore {
     /// Completion-handler form of ``delete(_:)-([HKObject])``; the handler runs off the caller's thread.
     public func delete(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let batch = SendableBox(objects)
+        completeDetached(completion) { try await self.delete(batch.value) }
+    }
+
+    /// The earliest date an app may save or read samples for: no limit here.
+    public func earliestPermittedSampleDate() -> Date { .distantPast }
+}
+
+extension HKHealthStore {
+    /// Runs `work` off the caller's thread and reports `(true, nil)` or `(false, error)`, as HealthKit's
+    /// `(Bool, Error?)` completion handlers do.
+    func completeDetached(
+        _ completion: @escaping @Sendable (Bool, (any Error)?) -> Void, _ work: @escaping @Sendable () async throws -> Void
+    ) {
         Task.detached {
             do {
-                try await self.delete(batch.value)
+                try await work()
                 completion(true, nil)
             } catch {
                 completion(false, error)
             }
         }
     }
-
-    /// The earliest date an app may save or read samples for: no limit here.
-    public func earliestPermittedSampleDate() -> Date { .distantPast }
 }
 
 /// Carries an array of objects into a detached task; HKObject is immutable, so sharing it is safe.
