@@ -1,67 +1,93 @@
 /// The catalog of HealthKit's data types, generated from the reference tables in
-/// `shared/reference/healthkit` (see `Scripts/generate_catalog.py`). Object types and validation read
-/// it; the tables themselves are in `Generated/HealthCatalog+Tables.swift`.
+/// `shared/reference/healthkit` by `Scripts/generate_catalog.py`.
+///
+/// The tables themselves (``quantityTypes``, ``categoryTypes``, ``otherTypes``, ``metadataKeys``…) are in
+/// `Generated/HealthCatalog+Tables.swift`; this file adds the lookups. Identifiers are raw strings
+/// (`"HKQuantityTypeIdentifierStepCount"`), as stored and exported.
 package enum HealthCatalog {
-    package static func quantityType(_ identifier: String) -> QuantityTypeInfo? { quantityTypesByIdentifier[identifier] }
-    package static func categoryType(_ identifier: String) -> CategoryTypeInfo? { categoryTypesByIdentifier[identifier] }
-    package static func otherType(_ identifier: String) -> OtherTypeInfo? { otherTypesByIdentifier[identifier] }
-
-    /// Identifiers of the sample types a correlation may hold: blood pressure holds its systolic and
-    /// diastolic samples, food holds nutrition samples.
-    package static func correlationMemberTypes(_ correlationIdentifier: String) -> Set<String>? {
-        switch correlationIdentifier {
-        case HKCorrelationTypeIdentifier.bloodPressure.rawValue:
-            [HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue, HKQuantityTypeIdentifier.bloodPressureDiastolic.rawValue]
-        case HKCorrelationTypeIdentifier.food.rawValue:
-            foodMemberTypes
-        default:
-            nil
-        }
+    /// The quantity type with this raw identifier.
+    package static func quantityType(_ identifier: String) -> QuantityTypeInfo? {
+        quantityTypesByIdentifier[identifier]
     }
 
-    /// The header's wording of the value type each metadata key holds, by raw key.
-    package static let metadataKeyValueTypes: [String: String] = Dictionary(
-        metadataKeys.map { ($0.value, $0.valueType) }, uniquingKeysWith: { first, _ in first })
+    /// The category type with this raw identifier.
+    ///
+    /// The deprecated `audioExposureEvent` and `environmentalAudioExposureEvent` share the raw string
+    /// `HKCategoryTypeIdentifierAudioExposureEvent`; it resolves to the live `environmentalAudioExposureEvent`.
+    package static func categoryType(_ identifier: String) -> CategoryTypeInfo? {
+        categoryTypesByIdentifier[identifier]
+    }
 
-    private static let quantityTypesByIdentifier = Dictionary(uniqueKeysWithValues: quantityTypes.map { ($0.identifier, $0) })
-    /// The deprecated `audioExposureEvent` shares its raw string with `environmentalAudioExposureEvent`,
-    /// which comes first in the table and is the one a raw string resolves to.
-    private static let categoryTypesByIdentifier = Dictionary(
-        categoryTypes.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
-    private static let otherTypesByIdentifier = Dictionary(uniqueKeysWithValues: otherTypes.map { ($0.identifier, $0) })
+    /// The characteristic, correlation, document, scored-assessment, clinical or other type with this raw identifier.
+    package static func otherType(_ identifier: String) -> OtherTypeInfo? {
+        otherTypesByIdentifier[identifier]
+    }
+
+    /// The raw identifiers of the quantity types a correlation of this type may hold, or `nil` for an identifier
+    /// that is not a correlation type: blood pressure holds its systolic and diastolic samples, food holds
+    /// every dietary (Nutrition-group) quantity type.
+    package static func correlationMemberTypes(_ correlationIdentifier: String) -> Set<String>? {
+        correlationMembers[correlationIdentifier]
+    }
+
+    private static let quantityTypesByIdentifier: [String: QuantityTypeInfo] = Dictionary(
+        uniqueKeysWithValues: quantityTypes.map { ($0.identifier, $0) })
+
+    /// Live rows win over deprecated rows that share their raw string.
+    private static let categoryTypesByIdentifier: [String: CategoryTypeInfo] = Dictionary(
+        categoryTypes.map { ($0.identifier, $0) },
+        uniquingKeysWith: { first, second in first.isDeprecated && !second.isDeprecated ? second : first })
+
+    private static let otherTypesByIdentifier: [String: OtherTypeInfo] = Dictionary(
+        uniqueKeysWithValues: otherTypes.map { ($0.identifier, $0) })
 }
 
-/// One row of the quantity-type table.
+/// One row of quantity-types.tsv.
 package struct QuantityTypeInfo: Sendable {
+    /// The raw identifier, e.g. `HKQuantityTypeIdentifierStepCount`.
     package let identifier: String
+    /// Apple's Swift name of the identifier, e.g. `stepCount`.
     package let swiftName: String
+    /// The header's section, e.g. `Fitness`.
     package let group: String
-    /// The unit HealthKit's header gives; `count` where the table's unit is empty (UV exposure).
+    /// The unit HealthKit's header gives (an `HKUnit` unit string); `count` where the table has none (UV exposure).
     package let canonicalUnitString: String
     package let aggregationStyle: HKQuantityAggregationStyle
+    /// The iOS version that introduced the type, e.g. `8.0`.
     package let iosSince: String
     package let isDeprecated: Bool
 }
 
-/// One row of the category-type table.
+/// One row of category-types.tsv.
 package struct CategoryTypeInfo: Sendable {
+    /// The raw identifier, e.g. `HKCategoryTypeIdentifierSleepAnalysis`.
     package let identifier: String
+    /// Apple's Swift name of the identifier, e.g. `sleepAnalysis`.
     package let swiftName: String
+    /// The header's section, e.g. `Sleep`.
     package let group: String
-    /// The value enum's name; `nil` where no source states it (hypertension event).
+    /// The value enum's name, e.g. `HKCategoryValueSleepAnalysis`; `nil` where no source states it
+    /// (`hypertensionEvent`).
     package let valueEnumName: String?
-    /// The raw values of the value enum; `nil` when the enum is unknown, and then any value is accepted.
+    /// The raw values a sample may hold: the value enum's live cases, plus deprecated cases that share a live
+    /// case's raw value (all of a wholly deprecated enum's values). `nil` when the enum is unknown: any value.
     package let allowedValues: Set<Int>?
+    /// The iOS version that introduced the type, e.g. `8.0`.
     package let iosSince: String
     package let isDeprecated: Bool
 }
 
-/// One row of the table of other types: characteristic, correlation, document, scored assessment, clinical, other.
+/// One row of other-types.tsv.
 package struct OtherTypeInfo: Sendable {
+    /// `characteristic`, `correlation`, `document`, `scored-assessment`, `clinical` or `other`.
     package let kind: String
+    /// The raw identifier, e.g. `HKCorrelationTypeIdentifierBloodPressure` or `HKDataTypeStateOfMind`.
     package let identifier: String
+    /// Apple's Swift name: the struct member (`bloodPressure`) or, for `other`, the global constant's name.
     package let swiftName: String
+    /// The header's section; empty for clinical and medication types.
     package let group: String
+    /// The iOS version that introduced the type, e.g. `8.0`.
     package let iosSince: String
     package let isDeprecated: Bool
 }

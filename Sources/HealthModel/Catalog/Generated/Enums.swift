@@ -2,248 +2,388 @@
 
 /// HealthKit's `HKBiologicalSex`, with Apple's raw values.
 public enum HKBiologicalSex: Int, Sendable, CaseIterable {
+    /// `HKBiologicalSexNotSet`
     case notSet = 0
+    /// `HKBiologicalSexFemale`
     case female = 1
+    /// `HKBiologicalSexMale`
     case male = 2
+    /// `HKBiologicalSexOther`
     case other = 3
 }
 
 /// HealthKit's `HKBloodType`, with Apple's raw values.
 public enum HKBloodType: Int, Sendable, CaseIterable {
+    /// `HKBloodTypeNotSet`
     case notSet = 0
+    /// `HKBloodTypeAPositive`
     case aPositive = 1
+    /// `HKBloodTypeANegative`
     case aNegative = 2
+    /// `HKBloodTypeBPositive`
     case bPositive = 3
+    /// `HKBloodTypeBNegative`
     case bNegative = 4
+    /// `HKBloodTypeABPositive`
     case abPositive = 5
+    /// `HKBloodTypeABNegative`
     case abNegative = 6
+    /// `HKBloodTypeOPositive`
     case oPositive = 7
+    /// `HKBloodTypeONegative`
     case oNegative = 8
 }
 
 /// HealthKit's `HKFitzpatrickSkinType`, with Apple's raw values.
 public enum HKFitzpatrickSkinType: Int, Sendable, CaseIterable {
+    /// `HKFitzpatrickSkinTypeNotSet`
     case notSet = 0
+    /// `HKFitzpatrickSkinTypeI`
     case I = 1
+    /// `HKFitzpatrickSkinTypeII`
     case II = 2
+    /// `HKFitzpatrickSkinTypeIII`
     case III = 3
+    /// `HKFitzpatrickSkinTypeIV`
     case IV = 4
+    /// `HKFitzpatrickSkinTypeV`
     case V = 5
+    /// `HKFitzpatrickSkinTypeVI`
     case VI = 6
 }
 
 /// HealthKit's `HKWheelchairUse`, with Apple's raw values.
 public enum HKWheelchairUse: Int, Sendable, CaseIterable {
+    /// `HKWheelchairUseNotSet`
     case notSet = 0
+    /// `HKWheelchairUseNo`
     case no = 1
+    /// `HKWheelchairUseYes`
     case yes = 2
 }
 
 /// HealthKit's `HKActivityMoveMode`, with Apple's raw values.
 public enum HKActivityMoveMode: Int, Sendable, CaseIterable {
+    /// `HKActivityMoveModeActiveEnergy`
     case activeEnergy = 1
+    /// `HKActivityMoveModeAppleMoveTime`
     case appleMoveTime = 2
 }
 
 /// HealthKit's `HKQuantityAggregationStyle`, with Apple's raw values.
 public enum HKQuantityAggregationStyle: Int, Sendable, CaseIterable {
+    /// `HKQuantityAggregationStyleCumulative`
     case cumulative = 0
+    /// `HKQuantityAggregationStyleDiscreteArithmetic`
     case discreteArithmetic = 1
+    /// `HKQuantityAggregationStyleDiscreteTemporallyWeighted`
     case discreteTemporallyWeighted = 2
+    /// `HKQuantityAggregationStyleDiscreteEquivalentContinuousLevel`
     case discreteEquivalentContinuousLevel = 3
+
+    /// `HKQuantityAggregationStyleDiscrete`: deprecated alias of ``discreteArithmetic`` (same raw value).
     @available(*, deprecated, renamed: "discreteArithmetic")
     public static var discrete: Self { .discreteArithmetic }
 }
 
 /// HealthKit's `HKWorkoutEventType`, with Apple's raw values.
 public enum HKWorkoutEventType: Int, Sendable, CaseIterable {
+    /// `HKWorkoutEventTypePause`
     case pause = 1
+    /// `HKWorkoutEventTypeResume`
     case resume = 2
+    /// `HKWorkoutEventTypeLap`
     case lap = 3
+    /// `HKWorkoutEventTypeMarker`
     case marker = 4
+    /// `HKWorkoutEventTypeMotionPaused`
     case motionPaused = 5
+    /// `HKWorkoutEventTypeMotionResumed`
     case motionResumed = 6
+    /// `HKWorkoutEventTypeSegment`
     case segment = 7
+    /// `HKWorkoutEventTypePauseOrResumeRequest`
     case pauseOrResumeRequest = 8
 }
 
 /// HealthKit's `HKUpdateFrequency`, with Apple's raw values.
 public enum HKUpdateFrequency: Int, Sendable, CaseIterable {
+    /// `HKUpdateFrequencyImmediate`
     case immediate = 1
+    /// `HKUpdateFrequencyHourly`
     case hourly = 2
+    /// `HKUpdateFrequencyDaily`
     case daily = 3
+    /// `HKUpdateFrequencyWeekly`
     case weekly = 4
 }
 
 /// HealthKit's `HKAuthorizationStatus`, with Apple's raw values.
 public enum HKAuthorizationStatus: Int, Sendable, CaseIterable {
+    /// `HKAuthorizationStatusNotDetermined`
     case notDetermined = 0
+    /// `HKAuthorizationStatusSharingDenied`
     case sharingDenied = 1
+    /// `HKAuthorizationStatusSharingAuthorized`
     case sharingAuthorized = 2
 }
 
 /// HealthKit's `HKAuthorizationRequestStatus`, with Apple's raw values.
 public enum HKAuthorizationRequestStatus: Int, Sendable, CaseIterable {
+    /// `HKAuthorizationRequestStatusUnknown`
     case unknown = 0
+    /// `HKAuthorizationRequestStatusShouldRequest`
     case shouldRequest = 1
+    /// `HKAuthorizationRequestStatusUnnecessary`
     case unnecessary = 2
 }
 
 /// HealthKit's `HKBodyTemperatureSensorLocation`, with Apple's raw values.
 public enum HKBodyTemperatureSensorLocation: Int, Sendable, CaseIterable {
+    /// `HKBodyTemperatureSensorLocationOther`
     case other = 0
+    /// `HKBodyTemperatureSensorLocationArmpit`
     case armpit = 1
+    /// `HKBodyTemperatureSensorLocationBody`
     case body = 2
+    /// `HKBodyTemperatureSensorLocationEar`
     case ear = 3
+    /// `HKBodyTemperatureSensorLocationFinger`
     case finger = 4
+    /// `HKBodyTemperatureSensorLocationGastroIntestinal`
     case gastroIntestinal = 5
+    /// `HKBodyTemperatureSensorLocationMouth`
     case mouth = 6
+    /// `HKBodyTemperatureSensorLocationRectum`
     case rectum = 7
+    /// `HKBodyTemperatureSensorLocationToe`
     case toe = 8
+    /// `HKBodyTemperatureSensorLocationEarDrum`
     case earDrum = 9
+    /// `HKBodyTemperatureSensorLocationTemporalArtery`
     case temporalArtery = 10
+    /// `HKBodyTemperatureSensorLocationForehead`
     case forehead = 11
 }
 
 /// HealthKit's `HKHeartRateSensorLocation`, with Apple's raw values.
 public enum HKHeartRateSensorLocation: Int, Sendable, CaseIterable {
+    /// `HKHeartRateSensorLocationOther`
     case other = 0
+    /// `HKHeartRateSensorLocationChest`
     case chest = 1
+    /// `HKHeartRateSensorLocationWrist`
     case wrist = 2
+    /// `HKHeartRateSensorLocationFinger`
     case finger = 3
+    /// `HKHeartRateSensorLocationHand`
     case hand = 4
+    /// `HKHeartRateSensorLocationEarLobe`
     case earLobe = 5
+    /// `HKHeartRateSensorLocationFoot`
     case foot = 6
 }
 
 /// HealthKit's `HKHeartRateMotionContext`, with Apple's raw values.
 public enum HKHeartRateMotionContext: Int, Sendable, CaseIterable {
+    /// `HKHeartRateMotionContextNotSet`
     case notSet = 0
+    /// `HKHeartRateMotionContextSedentary`
     case sedentary = 1
+    /// `HKHeartRateMotionContextActive`
     case active = 2
 }
 
 /// HealthKit's `HKUserMotionContext`, with Apple's raw values.
 public enum HKUserMotionContext: Int, Sendable, CaseIterable {
+    /// `HKUserMotionContextNotSet`
     case notSet = 0
+    /// `HKUserMotionContextStationary`
     case stationary = 1
+    /// `HKUserMotionContextActive`
     case active = 2
 }
 
 /// HealthKit's `HKHeartRateRecoveryTestType`, with Apple's raw values.
 public enum HKHeartRateRecoveryTestType: Int, Sendable, CaseIterable {
+    /// `HKHeartRateRecoveryTestTypeMaxExercise`
     case maxExercise = 1
+    /// `HKHeartRateRecoveryTestTypePredictionSubMaxExercise`
     case predictionSubMaxExercise = 2
+    /// `HKHeartRateRecoveryTestTypePredictionNonExercise`
     case predictionNonExercise = 3
 }
 
 /// HealthKit's `HKWeatherCondition`, with Apple's raw values.
 public enum HKWeatherCondition: Int, Sendable, CaseIterable {
+    /// `HKWeatherConditionNone`
     case `none` = 0
+    /// `HKWeatherConditionClear`
     case clear = 1
+    /// `HKWeatherConditionFair`
     case fair = 2
+    /// `HKWeatherConditionPartlyCloudy`
     case partlyCloudy = 3
+    /// `HKWeatherConditionMostlyCloudy`
     case mostlyCloudy = 4
+    /// `HKWeatherConditionCloudy`
     case cloudy = 5
+    /// `HKWeatherConditionFoggy`
     case foggy = 6
+    /// `HKWeatherConditionHaze`
     case haze = 7
+    /// `HKWeatherConditionWindy`
     case windy = 8
+    /// `HKWeatherConditionBlustery`
     case blustery = 9
+    /// `HKWeatherConditionSmoky`
     case smoky = 10
+    /// `HKWeatherConditionDust`
     case dust = 11
+    /// `HKWeatherConditionSnow`
     case snow = 12
+    /// `HKWeatherConditionHail`
     case hail = 13
+    /// `HKWeatherConditionSleet`
     case sleet = 14
+    /// `HKWeatherConditionFreezingDrizzle`
     case freezingDrizzle = 15
+    /// `HKWeatherConditionFreezingRain`
     case freezingRain = 16
+    /// `HKWeatherConditionMixedRainAndHail`
     case mixedRainAndHail = 17
+    /// `HKWeatherConditionMixedRainAndSnow`
     case mixedRainAndSnow = 18
+    /// `HKWeatherConditionMixedRainAndSleet`
     case mixedRainAndSleet = 19
+    /// `HKWeatherConditionMixedSnowAndSleet`
     case mixedSnowAndSleet = 20
+    /// `HKWeatherConditionDrizzle`
     case drizzle = 21
+    /// `HKWeatherConditionScatteredShowers`
     case scatteredShowers = 22
+    /// `HKWeatherConditionShowers`
     case showers = 23
+    /// `HKWeatherConditionThunderstorms`
     case thunderstorms = 24
+    /// `HKWeatherConditionTropicalStorm`
     case tropicalStorm = 25
+    /// `HKWeatherConditionHurricane`
     case hurricane = 26
+    /// `HKWeatherConditionTornado`
     case tornado = 27
 }
 
 /// HealthKit's `HKWorkoutSwimmingLocationType`, with Apple's raw values.
 public enum HKWorkoutSwimmingLocationType: Int, Sendable, CaseIterable {
+    /// `HKWorkoutSwimmingLocationTypeUnknown`
     case unknown = 0
+    /// `HKWorkoutSwimmingLocationTypePool`
     case pool = 1
+    /// `HKWorkoutSwimmingLocationTypeOpenWater`
     case openWater = 2
 }
 
 /// HealthKit's `HKWorkoutSessionLocationType`, with Apple's raw values.
 public enum HKWorkoutSessionLocationType: Int, Sendable, CaseIterable {
+    /// `HKWorkoutSessionLocationTypeUnknown`
     case unknown = 1
+    /// `HKWorkoutSessionLocationTypeIndoor`
     case indoor = 2
+    /// `HKWorkoutSessionLocationTypeOutdoor`
     case outdoor = 3
 }
 
 /// HealthKit's `HKSwimmingStrokeStyle`, with Apple's raw values.
 public enum HKSwimmingStrokeStyle: Int, Sendable, CaseIterable {
+    /// `HKSwimmingStrokeStyleUnknown`
     case unknown = 0
+    /// `HKSwimmingStrokeStyleMixed`
     case mixed = 1
+    /// `HKSwimmingStrokeStyleFreestyle`
     case freestyle = 2
+    /// `HKSwimmingStrokeStyleBackstroke`
     case backstroke = 3
+    /// `HKSwimmingStrokeStyleBreaststroke`
     case breaststroke = 4
+    /// `HKSwimmingStrokeStyleButterfly`
     case butterfly = 5
+    /// `HKSwimmingStrokeStyleKickboard`
     case kickboard = 6
 }
 
 /// HealthKit's `HKInsulinDeliveryReason`, with Apple's raw values.
 public enum HKInsulinDeliveryReason: Int, Sendable, CaseIterable {
+    /// `HKInsulinDeliveryReasonBasal`
     case basal = 1
+    /// `HKInsulinDeliveryReasonBolus`
     case bolus = 2
 }
 
 /// HealthKit's `HKBloodGlucoseMealTime`, with Apple's raw values.
 public enum HKBloodGlucoseMealTime: Int, Sendable, CaseIterable {
+    /// `HKBloodGlucoseMealTimePreprandial`
     case preprandial = 1
+    /// `HKBloodGlucoseMealTimePostprandial`
     case postprandial = 2
 }
 
 /// HealthKit's `HKVO2MaxTestType`, with Apple's raw values.
 public enum HKVO2MaxTestType: Int, Sendable, CaseIterable {
+    /// `HKVO2MaxTestTypeMaxExercise`
     case maxExercise = 1
+    /// `HKVO2MaxTestTypePredictionSubMaxExercise`
     case predictionSubMaxExercise = 2
+    /// `HKVO2MaxTestTypePredictionNonExercise`
     case predictionNonExercise = 3
+    /// `HKVO2MaxTestTypePredictionStepTest`
     case predictionStepTest = 4
 }
 
 /// HealthKit's `HKDevicePlacementSide`, with Apple's raw values.
 public enum HKDevicePlacementSide: Int, Sendable, CaseIterable {
+    /// `HKDevicePlacementSideUnknown`
     case unknown = 0
+    /// `HKDevicePlacementSideLeft`
     case left = 1
+    /// `HKDevicePlacementSideRight`
     case right = 2
+    /// `HKDevicePlacementSideCentral`
     case central = 3
 }
 
 /// HealthKit's `HKAppleECGAlgorithmVersion`, with Apple's raw values.
 public enum HKAppleECGAlgorithmVersion: Int, Sendable, CaseIterable {
+    /// `HKAppleECGAlgorithmVersion1`
     case version1 = 1
+    /// `HKAppleECGAlgorithmVersion2`
     case version2 = 2
 }
 
 /// HealthKit's `HKWaterSalinity`, with Apple's raw values.
 public enum HKWaterSalinity: Int, Sendable, CaseIterable {
+    /// `HKWaterSalinityFreshWater`
     case freshWater = 1
+    /// `HKWaterSalinitySaltWater`
     case saltWater = 2
 }
 
 /// HealthKit's `HKCyclingFunctionalThresholdPowerTestType`, with Apple's raw values.
 public enum HKCyclingFunctionalThresholdPowerTestType: Int, Sendable, CaseIterable {
+    /// `HKCyclingFunctionalThresholdPowerTestTypeMaxExercise60Minute`
     case maxExercise60Minute = 1
+    /// `HKCyclingFunctionalThresholdPowerTestTypeMaxExercise20Minute`
     case maxExercise20Minute = 2
+    /// `HKCyclingFunctionalThresholdPowerTestTypeRampTest`
     case rampTest = 3
+    /// `HKCyclingFunctionalThresholdPowerTestTypePredictionExercise`
     case predictionExercise = 4
 }
 
 /// HealthKit's `HKPhysicalEffortEstimationType`, with Apple's raw values.
 public enum HKPhysicalEffortEstimationType: Int, Sendable, CaseIterable {
+    /// `HKPhysicalEffortEstimationTypeActivityLookup`
     case activityLookup = 1
+    /// `HKPhysicalEffortEstimationTypeDeviceSensed`
     case deviceSensed = 2
 }

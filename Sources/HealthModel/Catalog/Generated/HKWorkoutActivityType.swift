@@ -3,198 +3,292 @@
 /// The kinds of workout, with Apple's raw values (1–80, 82–84, and 3000 for `other`).
 ///
 /// ```swift
-/// let run = HKWorkout(activityType: .running, start: start, end: end)
+/// let run = HKWorkoutConfiguration()
+/// run.activityType = .running
 /// ```
 public enum HKWorkoutActivityType: UInt, Sendable, CaseIterable {
+    /// `HKWorkoutActivityTypeAmericanFootball`
     case americanFootball = 1
+    /// `HKWorkoutActivityTypeArchery`
     case archery = 2
+    /// `HKWorkoutActivityTypeAustralianFootball`
     case australianFootball = 3
+    /// `HKWorkoutActivityTypeBadminton`
     case badminton = 4
+    /// `HKWorkoutActivityTypeBaseball`
     case baseball = 5
+    /// `HKWorkoutActivityTypeBasketball`
     case basketball = 6
+    /// `HKWorkoutActivityTypeBowling`
     case bowling = 7
+    /// `HKWorkoutActivityTypeBoxing`
     case boxing = 8
+    /// `HKWorkoutActivityTypeClimbing`
     case climbing = 9
+    /// `HKWorkoutActivityTypeCricket`
     case cricket = 10
+    /// `HKWorkoutActivityTypeCrossTraining`
     case crossTraining = 11
+    /// `HKWorkoutActivityTypeCurling`
     case curling = 12
+    /// `HKWorkoutActivityTypeCycling`
     case cycling = 13
+    /// `HKWorkoutActivityTypeDance`
     @available(*, deprecated, message: "Use HKWorkoutActivityTypeSocialDance or HKWorkoutActivityTypeCardioDance")
     case dance = 14
+    /// `HKWorkoutActivityTypeDanceInspiredTraining`
     @available(*, deprecated, message: "Use HKWorkoutActivityTypeSocialDance, HKWorkoutActivityTypeCardioDance, HKWorkoutActivityTypeBarre or HKWorkoutActivityTypePilates")
     case danceInspiredTraining = 15
+    /// `HKWorkoutActivityTypeElliptical`
     case elliptical = 16
+    /// `HKWorkoutActivityTypeEquestrianSports`
     case equestrianSports = 17
+    /// `HKWorkoutActivityTypeFencing`
     case fencing = 18
+    /// `HKWorkoutActivityTypeFishing`
     case fishing = 19
+    /// `HKWorkoutActivityTypeFunctionalStrengthTraining`
     case functionalStrengthTraining = 20
+    /// `HKWorkoutActivityTypeGolf`
     case golf = 21
+    /// `HKWorkoutActivityTypeGymnastics`
     case gymnastics = 22
+    /// `HKWorkoutActivityTypeHandball`
     case handball = 23
+    /// `HKWorkoutActivityTypeHiking`
     case hiking = 24
+    /// `HKWorkoutActivityTypeHockey`
     case hockey = 25
+    /// `HKWorkoutActivityTypeHunting`
     case hunting = 26
+    /// `HKWorkoutActivityTypeLacrosse`
     case lacrosse = 27
+    /// `HKWorkoutActivityTypeMartialArts`
     case martialArts = 28
+    /// `HKWorkoutActivityTypeMindAndBody`
     case mindAndBody = 29
+    /// `HKWorkoutActivityTypeMixedMetabolicCardioTraining`
     @available(*, deprecated, message: "Use HKWorkoutActivityTypeMixedCardio or HKWorkoutActivityTypeHighIntensityIntervalTraining")
     case mixedMetabolicCardioTraining = 30
+    /// `HKWorkoutActivityTypePaddleSports`
     case paddleSports = 31
+    /// `HKWorkoutActivityTypePlay`
     case play = 32
+    /// `HKWorkoutActivityTypePreparationAndRecovery`
     case preparationAndRecovery = 33
+    /// `HKWorkoutActivityTypeRacquetball`
     case racquetball = 34
+    /// `HKWorkoutActivityTypeRowing`
     case rowing = 35
+    /// `HKWorkoutActivityTypeRugby`
     case rugby = 36
+    /// `HKWorkoutActivityTypeRunning`
     case running = 37
+    /// `HKWorkoutActivityTypeSailing`
     case sailing = 38
+    /// `HKWorkoutActivityTypeSkatingSports`
     case skatingSports = 39
+    /// `HKWorkoutActivityTypeSnowSports`
     case snowSports = 40
+    /// `HKWorkoutActivityTypeSoccer`
     case soccer = 41
+    /// `HKWorkoutActivityTypeSoftball`
     case softball = 42
+    /// `HKWorkoutActivityTypeSquash`
     case squash = 43
+    /// `HKWorkoutActivityTypeStairClimbing`
     case stairClimbing = 44
+    /// `HKWorkoutActivityTypeSurfingSports`
     case surfingSports = 45
+    /// `HKWorkoutActivityTypeSwimming`
     case swimming = 46
+    /// `HKWorkoutActivityTypeTableTennis`
     case tableTennis = 47
+    /// `HKWorkoutActivityTypeTennis`
     case tennis = 48
+    /// `HKWorkoutActivityTypeTrackAndField`
     case trackAndField = 49
+    /// `HKWorkoutActivityTypeTraditionalStrengthTraining`
     case traditionalStrengthTraining = 50
+    /// `HKWorkoutActivityTypeVolleyball`
     case volleyball = 51
+    /// `HKWorkoutActivityTypeWalking`
     case walking = 52
+    /// `HKWorkoutActivityTypeWaterFitness`
     case waterFitness = 53
+    /// `HKWorkoutActivityTypeWaterPolo`
     case waterPolo = 54
+    /// `HKWorkoutActivityTypeWaterSports`
     case waterSports = 55
+    /// `HKWorkoutActivityTypeWrestling`
     case wrestling = 56
+    /// `HKWorkoutActivityTypeYoga`
     case yoga = 57
+    /// `HKWorkoutActivityTypeBarre`
     case barre = 58
+    /// `HKWorkoutActivityTypeCoreTraining`
     case coreTraining = 59
+    /// `HKWorkoutActivityTypeCrossCountrySkiing`
     case crossCountrySkiing = 60
+    /// `HKWorkoutActivityTypeDownhillSkiing`
     case downhillSkiing = 61
+    /// `HKWorkoutActivityTypeFlexibility`
     case flexibility = 62
+    /// `HKWorkoutActivityTypeHighIntensityIntervalTraining`
     case highIntensityIntervalTraining = 63
+    /// `HKWorkoutActivityTypeJumpRope`
     case jumpRope = 64
+    /// `HKWorkoutActivityTypeKickboxing`
     case kickboxing = 65
+    /// `HKWorkoutActivityTypePilates`
     case pilates = 66
+    /// `HKWorkoutActivityTypeSnowboarding`
     case snowboarding = 67
+    /// `HKWorkoutActivityTypeStairs`
     case stairs = 68
+    /// `HKWorkoutActivityTypeStepTraining`
     case stepTraining = 69
+    /// `HKWorkoutActivityTypeWheelchairWalkPace`
     case wheelchairWalkPace = 70
+    /// `HKWorkoutActivityTypeWheelchairRunPace`
     case wheelchairRunPace = 71
+    /// `HKWorkoutActivityTypeTaiChi`
     case taiChi = 72
+    /// `HKWorkoutActivityTypeMixedCardio`
     case mixedCardio = 73
+    /// `HKWorkoutActivityTypeHandCycling`
     case handCycling = 74
+    /// `HKWorkoutActivityTypeDiscSports`
     case discSports = 75
+    /// `HKWorkoutActivityTypeFitnessGaming`
     case fitnessGaming = 76
+    /// `HKWorkoutActivityTypeCardioDance`
     case cardioDance = 77
+    /// `HKWorkoutActivityTypeSocialDance`
     case socialDance = 78
+    /// `HKWorkoutActivityTypePickleball`
     case pickleball = 79
+    /// `HKWorkoutActivityTypeCooldown`
     case cooldown = 80
+    /// `HKWorkoutActivityTypeSwimBikeRun`
     case swimBikeRun = 82
+    /// `HKWorkoutActivityTypeTransition`
     case transition = 83
+    /// `HKWorkoutActivityTypeUnderwaterDiving`
     case underwaterDiving = 84
+    /// `HKWorkoutActivityTypeOther`
     case other = 3000
 
-    /// The name the Apple Health export writes, e.g. `HKWorkoutActivityTypeRunning`.
-    package var exportName: String { "HKWorkoutActivityType" + Self.exportSuffixes[Int(rawValue)]! }
+    /// Every activity type, deprecated ones included, in table order. (Swift synthesizes no
+    /// `allCases` for an enum with deprecated cases; raw values avoid deprecation warnings.)
+    public static let allCases: [HKWorkoutActivityType] = [
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+        29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54,
+        55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80,
+        82, 83, 84, 3000,
+    ].compactMap(HKWorkoutActivityType.init(rawValue:))
+}
 
-    /// The activity type an export name stands for.
+extension HKWorkoutActivityType {
+    /// The ObjC constant name, as Apple Health's export writes it: `HKWorkoutActivityTypeRunning`.
+    package var exportName: String {
+        // Every case has an entry: both come from workout-activity-types.tsv.
+        Self.exportNames[rawValue] ?? "HKWorkoutActivityType\(rawValue)"
+    }
+
+    /// The activity type an export name (`HKWorkoutActivityTypeRunning`) stands for.
     package init?(exportName: String) {
-        guard exportName.hasPrefix("HKWorkoutActivityType"),
-              let raw = Self.rawValuesBySuffix[String(exportName.dropFirst(21))] else { return nil }
-        self.init(rawValue: raw)
+        guard let rawValue = Self.rawValuesByExportName[exportName] else { return nil }
+        self.init(rawValue: rawValue)
     }
 
-    /// Every activity type, deprecated ones included, in raw-value order.
-    public static var allCases: [HKWorkoutActivityType] {
-        exportSuffixes.keys.sorted().compactMap { Self(rawValue: UInt($0)) }
-    }
-
-    private static let exportSuffixes: [Int: String] = [
-        1: "AmericanFootball",
-        2: "Archery",
-        3: "AustralianFootball",
-        4: "Badminton",
-        5: "Baseball",
-        6: "Basketball",
-        7: "Bowling",
-        8: "Boxing",
-        9: "Climbing",
-        10: "Cricket",
-        11: "CrossTraining",
-        12: "Curling",
-        13: "Cycling",
-        14: "Dance",
-        15: "DanceInspiredTraining",
-        16: "Elliptical",
-        17: "EquestrianSports",
-        18: "Fencing",
-        19: "Fishing",
-        20: "FunctionalStrengthTraining",
-        21: "Golf",
-        22: "Gymnastics",
-        23: "Handball",
-        24: "Hiking",
-        25: "Hockey",
-        26: "Hunting",
-        27: "Lacrosse",
-        28: "MartialArts",
-        29: "MindAndBody",
-        30: "MixedMetabolicCardioTraining",
-        31: "PaddleSports",
-        32: "Play",
-        33: "PreparationAndRecovery",
-        34: "Racquetball",
-        35: "Rowing",
-        36: "Rugby",
-        37: "Running",
-        38: "Sailing",
-        39: "SkatingSports",
-        40: "SnowSports",
-        41: "Soccer",
-        42: "Softball",
-        43: "Squash",
-        44: "StairClimbing",
-        45: "SurfingSports",
-        46: "Swimming",
-        47: "TableTennis",
-        48: "Tennis",
-        49: "TrackAndField",
-        50: "TraditionalStrengthTraining",
-        51: "Volleyball",
-        52: "Walking",
-        53: "WaterFitness",
-        54: "WaterPolo",
-        55: "WaterSports",
-        56: "Wrestling",
-        57: "Yoga",
-        58: "Barre",
-        59: "CoreTraining",
-        60: "CrossCountrySkiing",
-        61: "DownhillSkiing",
-        62: "Flexibility",
-        63: "HighIntensityIntervalTraining",
-        64: "JumpRope",
-        65: "Kickboxing",
-        66: "Pilates",
-        67: "Snowboarding",
-        68: "Stairs",
-        69: "StepTraining",
-        70: "WheelchairWalkPace",
-        71: "WheelchairRunPace",
-        72: "TaiChi",
-        73: "MixedCardio",
-        74: "HandCycling",
-        75: "DiscSports",
-        76: "FitnessGaming",
-        77: "CardioDance",
-        78: "SocialDance",
-        79: "Pickleball",
-        80: "Cooldown",
-        82: "SwimBikeRun",
-        83: "Transition",
-        84: "UnderwaterDiving",
-        3000: "Other",
+    private static let exportNames: [UInt: String] = [
+        1: "HKWorkoutActivityTypeAmericanFootball",
+        2: "HKWorkoutActivityTypeArchery",
+        3: "HKWorkoutActivityTypeAustralianFootball",
+        4: "HKWorkoutActivityTypeBadminton",
+        5: "HKWorkoutActivityTypeBaseball",
+        6: "HKWorkoutActivityTypeBasketball",
+        7: "HKWorkoutActivityTypeBowling",
+        8: "HKWorkoutActivityTypeBoxing",
+        9: "HKWorkoutActivityTypeClimbing",
+        10: "HKWorkoutActivityTypeCricket",
+        11: "HKWorkoutActivityTypeCrossTraining",
+        12: "HKWorkoutActivityTypeCurling",
+        13: "HKWorkoutActivityTypeCycling",
+        14: "HKWorkoutActivityTypeDance",
+        15: "HKWorkoutActivityTypeDanceInspiredTraining",
+        16: "HKWorkoutActivityTypeElliptical",
+        17: "HKWorkoutActivityTypeEquestrianSports",
+        18: "HKWorkoutActivityTypeFencing",
+        19: "HKWorkoutActivityTypeFishing",
+        20: "HKWorkoutActivityTypeFunctionalStrengthTraining",
+        21: "HKWorkoutActivityTypeGolf",
+        22: "HKWorkoutActivityTypeGymnastics",
+        23: "HKWorkoutActivityTypeHandball",
+        24: "HKWorkoutActivityTypeHiking",
+        25: "HKWorkoutActivityTypeHockey",
+        26: "HKWorkoutActivityTypeHunting",
+        27: "HKWorkoutActivityTypeLacrosse",
+        28: "HKWorkoutActivityTypeMartialArts",
+        29: "HKWorkoutActivityTypeMindAndBody",
+        30: "HKWorkoutActivityTypeMixedMetabolicCardioTraining",
+        31: "HKWorkoutActivityTypePaddleSports",
+        32: "HKWorkoutActivityTypePlay",
+        33: "HKWorkoutActivityTypePreparationAndRecovery",
+        34: "HKWorkoutActivityTypeRacquetball",
+        35: "HKWorkoutActivityTypeRowing",
+        36: "HKWorkoutActivityTypeRugby",
+        37: "HKWorkoutActivityTypeRunning",
+        38: "HKWorkoutActivityTypeSailing",
+        39: "HKWorkoutActivityTypeSkatingSports",
+        40: "HKWorkoutActivityTypeSnowSports",
+        41: "HKWorkoutActivityTypeSoccer",
+        42: "HKWorkoutActivityTypeSoftball",
+        43: "HKWorkoutActivityTypeSquash",
+        44: "HKWorkoutActivityTypeStairClimbing",
+        45: "HKWorkoutActivityTypeSurfingSports",
+        46: "HKWorkoutActivityTypeSwimming",
+        47: "HKWorkoutActivityTypeTableTennis",
+        48: "HKWorkoutActivityTypeTennis",
+        49: "HKWorkoutActivityTypeTrackAndField",
+        50: "HKWorkoutActivityTypeTraditionalStrengthTraining",
+        51: "HKWorkoutActivityTypeVolleyball",
+        52: "HKWorkoutActivityTypeWalking",
+        53: "HKWorkoutActivityTypeWaterFitness",
+        54: "HKWorkoutActivityTypeWaterPolo",
+        55: "HKWorkoutActivityTypeWaterSports",
+        56: "HKWorkoutActivityTypeWrestling",
+        57: "HKWorkoutActivityTypeYoga",
+        58: "HKWorkoutActivityTypeBarre",
+        59: "HKWorkoutActivityTypeCoreTraining",
+        60: "HKWorkoutActivityTypeCrossCountrySkiing",
+        61: "HKWorkoutActivityTypeDownhillSkiing",
+        62: "HKWorkoutActivityTypeFlexibility",
+        63: "HKWorkoutActivityTypeHighIntensityIntervalTraining",
+        64: "HKWorkoutActivityTypeJumpRope",
+        65: "HKWorkoutActivityTypeKickboxing",
+        66: "HKWorkoutActivityTypePilates",
+        67: "HKWorkoutActivityTypeSnowboarding",
+        68: "HKWorkoutActivityTypeStairs",
+        69: "HKWorkoutActivityTypeStepTraining",
+        70: "HKWorkoutActivityTypeWheelchairWalkPace",
+        71: "HKWorkoutActivityTypeWheelchairRunPace",
+        72: "HKWorkoutActivityTypeTaiChi",
+        73: "HKWorkoutActivityTypeMixedCardio",
+        74: "HKWorkoutActivityTypeHandCycling",
+        75: "HKWorkoutActivityTypeDiscSports",
+        76: "HKWorkoutActivityTypeFitnessGaming",
+        77: "HKWorkoutActivityTypeCardioDance",
+        78: "HKWorkoutActivityTypeSocialDance",
+        79: "HKWorkoutActivityTypePickleball",
+        80: "HKWorkoutActivityTypeCooldown",
+        82: "HKWorkoutActivityTypeSwimBikeRun",
+        83: "HKWorkoutActivityTypeTransition",
+        84: "HKWorkoutActivityTypeUnderwaterDiving",
+        3000: "HKWorkoutActivityTypeOther",
     ]
-    private static let rawValuesBySuffix: [String: UInt] = Dictionary(
-        uniqueKeysWithValues: exportSuffixes.map { ($0.value, UInt($0.key)) })
+
+    private static let rawValuesByExportName: [String: UInt] = Dictionary(
+        uniqueKeysWithValues: exportNames.map { ($0.value, $0.key) })
 }
