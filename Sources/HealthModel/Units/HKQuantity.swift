@@ -7,35 +7,45 @@ public import Foundation
 /// weight.doubleValue(for: .gramUnit(with: .kilo))     // 68.0388555
 /// weight.is(compatibleWith: .count())                 // false
 /// try weight.value(in: .count())                      // throws HKError(.errorInvalidArgument)
+/// weight.description                                  // "150 lb"
 /// ```
 ///
-/// Quantities are equal when they have the same dimension and the same value once converted.
+/// The value is stored as given, in the unit given. Quantities are equal when their units are compatible and
+/// the other's value, converted to this one's unit, is the same. Unlike Apple's class this is not an
+/// `NSObject`; it is immutable and `Sendable`.
 public final class HKQuantity: Hashable, Sendable, CustomStringConvertible {
     /// The unit the quantity was created with.
     package let unit: HKUnit
     /// The value in ``unit``, as given.
     package let doubleValue: Double
 
+    /// A quantity of `value` in `unit`.
     public init(unit: HKUnit, doubleValue value: Double) {
         self.unit = unit
         self.doubleValue = value
     }
 
-    /// Whether the quantity can be expressed in `unit`.
+    /// Whether the quantity can be expressed in `unit` (the dimensions are equal).
     public func `is`(compatibleWith unit: HKUnit) -> Bool { self.unit.isCompatible(with: unit) }
 
     /// The value expressed in `unit`. An incompatible unit stops the program with a message naming both
     /// units, as HealthKit raises; use ``value(in:)`` to recover instead.
     public func doubleValue(for unit: HKUnit) -> Double {
-        trapOnInvalidArgument { try value(in: unit) }
+        do {
+            return try self.unit.convert(doubleValue, to: unit)
+        } catch {
+            preconditionFailure((error as? HKError)?.message ?? "\(error)")
+        }
     }
 
-    /// The value expressed in `unit`, or `HKError(.errorInvalidArgument)` naming both units.
+    /// The value expressed in `unit`, or `HKError(.errorInvalidArgument)` naming both units when they do not
+    /// convert (different dimensions, or degC/degF/dBASPL inside a compound unit).
     public func value(in unit: HKUnit) throws -> Double {
         try self.unit.convert(doubleValue, to: unit)
     }
 
-    /// Orders two quantities of the same dimension. Incompatible quantities stop the program, as HealthKit raises.
+    /// Orders two quantities of the same dimension, comparing in this quantity's unit. Incompatible
+    /// quantities stop the program, as HealthKit raises.
     public func compare(_ quantity: HKQuantity) -> ComparisonResult {
         let other = quantity.doubleValue(for: unit)
         if doubleValue < other { return .orderedAscending }
@@ -43,13 +53,18 @@ public final class HKQuantity: Hashable, Sendable, CustomStringConvertible {
         return .orderedSame
     }
 
+    /// Compatible, and equal once `rhs` is converted to `lhs`'s unit.
     public static func == (lhs: HKQuantity, rhs: HKQuantity) -> Bool {
-        guard let converted = try? rhs.value(in: lhs.unit) else { return false }
+        guard lhs.unit.isCompatible(with: rhs.unit), let converted = try? rhs.unit.convert(rhs.doubleValue, to: lhs.unit) else {
+            return false
+        }
         return converted == lhs.doubleValue
     }
 
+    /// Hashes the dimension only, so equal quantities in different units hash alike.
     public func hash(into hasher: inout Hasher) { hasher.combine(unit.dimension) }
 
+    /// The value and the unit string: `72 count/min`, `0.161 %`.
     public var description: String {
         let value = doubleValue == doubleValue.rounded() && abs(doubleValue) < 1e15
             ? String(Int64(doubleValue)) : String(doubleValue)

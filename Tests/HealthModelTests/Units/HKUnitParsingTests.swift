@@ -2,24 +2,41 @@ import Foundation
 import Testing
 @testable import HealthModel
 
+/// Whether `message` names `position` as a whole number ("position 1" must not match "position 12").
+func names(position: Int, in message: String) -> Bool {
+    guard let range = message.range(of: "at position \(position)") else { return false }
+    guard let next = message[range.upperBound...].first else { return true }
+    return !next.isNumber
+}
+
 @Suite("HKUnit parsing")
 struct HKUnitParsingTests {
-    /// Every atom of shared/reference/healthkit/units.tsv, as a unit string.
-    static let atoms = [
-        "g", "oz", "lb", "st", "mol<180.15588000005408>", "m", "in", "ft", "yd", "mi", "L", "l", "fl_oz_us", "fl_oz_imp",
-        "pt_us", "pt_imp", "cup_us", "cup_imp", "Pa", "mmHg", "cmAq", "atm", "inHg", "dBASPL", "s", "min", "hr", "d",
-        "J", "cal", "kcal", "Cal", "K", "degC", "degF", "S", "Hz", "V", "W", "rad", "deg", "D", "pD", "lx", "IU", "count",
-        "%", "dBHL", "appleEffortScore",
+    /// Every atom of shared/reference/healthkit/units.tsv, with the string `unitString` gives back.
+    static let atoms: [(String, String)] = [
+        ("g", "g"), ("oz", "oz"), ("lb", "lb"), ("st", "st"), ("mol<180.15588000005408>", "mol<180.1558800000541>"),
+        ("m", "m"), ("in", "in"), ("ft", "ft"), ("yd", "yd"), ("mi", "mi"), ("L", "L"), ("l", "L"),
+        ("fl_oz_us", "fl_oz_us"), ("fl_oz_imp", "fl_oz_imp"), ("pt_us", "pt_us"), ("pt_imp", "pt_imp"),
+        ("cup_us", "cup_us"), ("cup_imp", "cup_imp"), ("Pa", "Pa"), ("mmHg", "mmHg"), ("cmAq", "cmAq"), ("atm", "atm"),
+        ("inHg", "inHg"), ("dBASPL", "dBASPL"), ("s", "s"), ("min", "min"), ("hr", "hr"), ("d", "d"), ("J", "J"),
+        ("cal", "cal"), ("kcal", "kcal"), ("Cal", "Cal"), ("K", "K"), ("degC", "degC"), ("degF", "degF"), ("S", "S"),
+        ("Hz", "Hz"), ("V", "V"), ("W", "W"), ("rad", "rad"), ("deg", "deg"), ("D", "D"), ("pD", "pD"), ("lx", "lx"),
+        ("IU", "IU"), ("count", "count"), ("%", "%"), ("dBHL", "dBHL"), ("appleEffortScore", "appleEffortScore"),
     ]
 
     @Test(arguments: atoms)
-    func everyAtomParsesAndRoundTrips(symbol: String) throws {
-        let unit = try HKUnit.parse(symbol)
-        #expect(try HKUnit.parse(unit.unitString) == unit)
+    func everyAtomParsesToItsCanonicalSymbol(string: String, canonical: String) throws {
+        let unit = try HKUnit.parse(string)
+        #expect(unit.unitString == canonical)
         #expect(!unit.isNull())
     }
 
-    /// Unit strings seen in real Apple Health exports (hkunit.md §6).
+    @Test(arguments: atoms.map(\.0))
+    func everyAtomRoundTrips(string: String) throws {
+        let unit = try HKUnit.parse(string)
+        #expect(try HKUnit.parse(unit.unitString) == unit)
+    }
+
+    /// Unit strings seen in real Apple Health exports (hkunit.md §6); each is already canonical.
     static let exportStrings = [
         "count", "count/min", "count/s", "kcal", "Cal", "kJ", "km", "mi", "m", "cm", "in", "ft", "kg", "lb", "%", "ms",
         "W", "km/hr", "mi/hr", "min", "hr", "mL", "mmHg", "dBASPL", "dBHL", "Hz", "degC", "degF", "mg/dL",
@@ -27,40 +44,85 @@ struct HKUnitParsingTests {
     ]
 
     @Test(arguments: exportStrings)
-    func everyExportStringParsesAndRoundTrips(string: String) throws {
+    func everyExportStringParsesAndPrintsTheSame(string: String) throws {
         let unit = try HKUnit.parse(string)
+        #expect(unit.unitString == string)
         #expect(try HKUnit.parse(unit.unitString) == unit)
     }
 
-    @Test func canonicalFormUsesMiddleDotsAndOneSlash() throws {
-        #expect(try HKUnit.parse("ml/(kg*min)").unitString == "mL/kg·min")
-        #expect(try HKUnit.parse("kcal/(kg*hr)").unitString == "kcal/kg·hr")
-        #expect(try HKUnit.parse("kg/m.s^2").unitString == "kg/m·s^2")
-        #expect(try HKUnit.parse("kg.m^-1.s^-2") == HKUnit.parse("kg/(m.s^2)"))
-        #expect(try HKUnit.parse("m*m").unitString == "m^2")
-        #expect(try HKUnit.parse("s^-1").unitString == "s^-1")
-        #expect(try HKUnit.parse("count/count").unitString == "()")
-        #expect(try HKUnit.parse("()").isNull())
+    /// Written form → canonical `unitString`.
+    static let canonicalForms: [(String, String)] = [
+        ("ml/(kg*min)", "mL/kg·min"),
+        ("kcal/(kg*hr)", "kcal/kg·hr"),
+        ("kg/m.s^2", "kg/m·s^2"),
+        ("kg.m^-1.s^-2", "kg/m·s^2"),
+        ("kg*m^2/s^2", "kg·m^2/s^2"),
+        ("m*m", "m^2"),
+        ("m.m.m", "m^3"),
+        ("s^-1", "s^-1"),
+        ("m^-1*s^-2", "m^-1·s^-2"),
+        ("count*min^-1", "count/min"),
+        ("count/count", "()"),
+        ("()", "()"),
+        ("()^3", "()"),
+        ("m^0", "()"),
+        ("(m/s)^2", "m^2/s^2"),
+        ("m/s*m", "s^-1"),
+        ("(kg)", "kg"),
+        ("((((kg))))", "kg"),
+        ("mmol<180.15588000005408>/l", "mmol<180.1558800000541>/L"),
+        ("m^+2", "m^2"),
+        ("m^02", "m^2"),
+        ("mol<2.5e1>", "mol<25>"),
+    ]
+
+    @Test(arguments: canonicalForms)
+    func canonicalForm(written: String, canonical: String) throws {
+        let unit = try HKUnit.parse(written)
+        #expect(unit.unitString == canonical)
+        #expect(try HKUnit.parse(canonical) == unit)
     }
 
-    @Test func molarMassPrintsWithSixteenSignificantDigits() throws {
-        let glucose = HKUnit.moleUnit(with: .milli, molarMass: HKUnitMolarMassBloodGlucose).unitDivided(by: .liter())
-        #expect(glucose.unitString == "mmol<180.1558800000541>/L")
-        #expect(try HKUnit.parse("mmol<180.1558800000541>/L") == glucose)
+    @Test func theNullUnitPrintsAsEmptyParenthesesAndParsesBack() throws {
+        let null = try HKUnit.parse("count/count")
+        #expect(null.isNull())
+        #expect(null.unitString == "()")
+        #expect(try HKUnit.parse("()") == null)
     }
 
-    @Test func tokenisingPrefersWholeUnitNames() throws {
-        #expect(try HKUnit.parse("mmHg") == .millimeterOfMercury())
-        #expect(try HKUnit.parse("min") == .minute())
-        #expect(try HKUnit.parse("d") == .day())
-        #expect(try HKUnit.parse("dL") == .literUnit(with: .deci))
-        #expect(try HKUnit.parse("mcg") == .gramUnit(with: .micro))
-        #expect(try HKUnit.parse("cmAq") == .centimeterOfWater())
+    @Test func multiplicationOperatorsAreInterchangeable() throws {
+        let dot = try HKUnit.parse("kg.m"), star = try HKUnit.parse("kg*m"), middle = try HKUnit.parse("kg·m")
+        #expect(dot == star)
+        #expect(star == middle)
+        #expect(middle.unitString == "kg·m")
+    }
+
+    /// hkunit.md §1: whole names win over prefix + unit, and case matters.
+    static let tokenising: [(String, HKUnit)] = [
+        ("mmHg", .millimeterOfMercury()), ("min", .minute()), ("mi", .mile()), ("d", .day()),
+        ("dL", .literUnit(with: .deci)), ("mcg", .gramUnit(with: .micro)), ("cmAq", .centimeterOfWater()),
+        ("Cal", .largeCalorie()), ("cal", .smallCalorie()), ("kcal", .kilocalorie()), ("dam", .meterUnit(with: .deca)),
+        ("S", .siemen()), ("s", .second()), ("kPa", .pascalUnit(with: .kilo)), ("Pa", .pascal()),
+        ("pPa", .pascalUnit(with: .pico)), ("fg", .gramUnit(with: .femto)), ("Mm", .meterUnit(with: .mega)),
+        ("mm", .meterUnit(with: .milli)), ("ms", .secondUnit(with: .milli)), ("mS", .siemenUnit(with: .milli)),
+        ("deg", .degreeAngle()), ("D", .diopter()), ("pD", .prismDiopter()), ("mcS", .siemenUnit(with: .micro)),
+        ("daL", .literUnit(with: .deca)), ("ml", .literUnit(with: .milli)), ("mK", HKUnit(factors: [UnitFactor(atom: UnitAtom(.kelvin, prefix: .milli), exponent: 1)])),
+        ("mmol<1>", .moleUnit(with: .milli, molarMass: 1)), ("mcmol<2>", .moleUnit(with: .micro, molarMass: 2)),
+    ]
+
+    @Test(arguments: tokenising)
+    func tokenisingPrefersWholeUnitNames(string: String, expected: HKUnit) throws {
+        #expect(try HKUnit.parse(string) == expected)
+    }
+
+    @Test func calorieSpellingsAreDistinctUnits() throws {
         #expect(try HKUnit.parse("Cal") != HKUnit.parse("cal"))
-        #expect(try HKUnit.parse("dam") == .meterUnit(with: .deca))
+        #expect(try HKUnit.parse("Cal") != HKUnit.parse("kcal"))
+    }
+
+    @Test func caseMatters() throws {
         #expect(try HKUnit.parse("S") != HKUnit.parse("s"))
-        #expect(try HKUnit.parse("kPa") == .pascalUnit(with: .kilo))
-        #expect(try HKUnit.parse("fg") == .gramUnit(with: .femto))
+        #expect(try HKUnit.parse("Mm") != HKUnit.parse("mm"))
     }
 
     @Test func unitsAreEqualHoweverTheyAreWritten() throws {
@@ -68,14 +130,40 @@ struct HKUnitParsingTests {
         #expect(HKUnit(from: "count/min") == HKUnit.count().unitDivided(by: .minute()))
         #expect(HKUnit(from: "min^-1*count") == HKUnit(from: "count/min"))
         #expect(HKUnit(from: "l") == HKUnit(from: "L"))
-        #expect(Set([HKUnit(from: "mL/kg·min"), HKUnit(from: "ml/(kg*min)")]).count == 1)
+        #expect(HKUnit(from: "mL/kg·min") == HKUnit(from: "ml/(kg*min)"))
+        #expect(HKUnit(from: "mL/min·kg") == HKUnit(from: "mL/kg·min"))
     }
 
-    /// Strings HealthKit does not accept, with the position the error must name.
+    @Test func equalUnitsHashAlike() {
+        #expect(Set([HKUnit(from: "mL/kg·min"), HKUnit(from: "ml/(kg*min)"), HKUnit(from: "kg^-1.min^-1.mL")]).count == 1)
+        #expect(Set([HKUnit(from: "kg"), HKUnit(from: "g")]).count == 2)
+    }
+
+    @Test func molarMassesAreComparedAtTheSixteenDigitsPrinted() throws {
+        #expect(try HKUnit.parse("mmol<180.15588000005408>") == HKUnit.parse("mmol<180.1558800000541>"))
+        #expect(try HKUnit.parse("mmol<180.1558800000541>") != HKUnit.parse("mmol<180.1558800000542>"))
+    }
+
+    @Test func molarMassPrintsWithSixteenSignificantDigits() {
+        let glucose = HKUnit.moleUnit(with: .milli, molarMass: HKUnitMolarMassBloodGlucose).unitDivided(by: .liter())
+        #expect(glucose.unitString == "mmol<180.1558800000541>/L")
+        #expect(HKUnit(from: "mmol<180.1558800000541>/L") == glucose)
+    }
+
+    @Test func exponentsUpToTheLimitParse() throws {
+        #expect(try HKUnit.parse("m^1000").unitString == "m^1000")
+        #expect(try HKUnit.parse("m^-1000").unitString == "m^-1000")
+        #expect(throws: HKError(.errorInvalidArgument)) { _ = try HKUnit.parse("(m^1000)^2") }
+    }
+
+    /// Strings HealthKit does not accept, with the 1-based character position the message must name.
     static let invalid: [(String, Int)] = [
-        ("ml/kg/min", 6), ("", 1), ("kgg", 1), ("m^", 3), ("m^x", 3), ("(kg", 4), ("kg)", 3), ("k g", 1),
-        ("mol", 1), ("mol<>", 5), ("mol<-5>", 5), ("mol<abc>", 5), ("mol<1", 6), ("kcal/hr-kg", 8), ("m^99999", 3),
-        ("/s", 1), ("m//s", 3), ("xmol<1>", 1), ("m·", 3),
+        ("ml/kg/min", 6), ("kg/m/s", 5), ("", 1), ("kgg", 1), ("m^", 2), ("m^x", 2), ("(kg", 1), ("kg)", 3),
+        ("kg m", 3), ("mol", 1), ("mol<>", 5), ("mol<-5>", 5), ("mol<0>", 5), ("mol<abc>", 5), ("mol<1", 4),
+        ("kcal/hr-kg", 8), ("m^99999", 3), ("m^99999999999999999999", 3), ("/s", 1), ("m//s", 3), ("xmol<1>", 1),
+        ("m·", 3), ("m.", 3), ("kmin", 1), ("furlong", 1), ("(m/s)/kg", 6), ("kg<5>", 3), ("m^2^3", 4),
+        ("(m))", 4), ("m(s)", 2), ("é", 1), ("mé", 2), ("m·m/s/m", 6), ("mol<1e400>", 5), ("mol<1e-400>", 5),
+        ("KG", 1), ("h", 1), ("da", 1),
     ]
 
     @Test(arguments: invalid)
@@ -84,7 +172,34 @@ struct HKUnitParsingTests {
             _ = try HKUnit.parse(string)
         } throws: { error in
             guard let error = error as? HKError, error.code == .errorInvalidArgument else { return false }
-            return error.message.contains("\"\(string)\"") && error.message.contains("at position \(position):")
+            return error.message.hasPrefix("Invalid unit string \"\(string)\": ") && names(position: position, in: error.message)
+        }
+    }
+
+    @Test func secondSlashMessage() {
+        #expect {
+            _ = try HKUnit.parse("kg/m/s")
+        } throws: { error in
+            (error as? HKError)?.message == #"Invalid unit string "kg/m/s": a second "/" at position 5; HealthKit allows one "/""#
+        }
+    }
+
+    @Test func unprefixableUnitsSaySo() {
+        #expect {
+            _ = try HKUnit.parse("kmin")
+        } throws: { error in
+            (error as? HKError)?.message.contains("\"min\" takes no SI prefix") == true
+        }
+    }
+
+    @Test func aHugeStringIsShownByItsBeginningAndLength() {
+        let huge = String(repeating: "kg·", count: 1000) + "?"
+        #expect {
+            _ = try HKUnit.parse(huge)
+        } throws: { error in
+            guard let message = (error as? HKError)?.message else { return false }
+            return message.contains("\"\(huge.prefix(100))…\" (3001 characters)") && names(position: 3001, in: message)
+                && message.count < 400
         }
     }
 
@@ -92,51 +207,5 @@ struct HKUnitParsingTests {
         await #expect(processExitsWith: .failure) {
             _ = HKUnit(from: "furlongs/fortnight")
         }
-    }
-
-    @Test func factoriesMatchTheirSymbols() {
-        let pairs: [(HKUnit, String)] = [
-            (.gram(), "g"), (.ounce(), "oz"), (.pound(), "lb"), (.stone(), "st"), (.meter(), "m"), (.inch(), "in"),
-            (.foot(), "ft"), (.yard(), "yd"), (.mile(), "mi"), (.liter(), "L"), (.fluidOunceUS(), "fl_oz_us"),
-            (.fluidOunceImperial(), "fl_oz_imp"), (.pintUS(), "pt_us"), (.pintImperial(), "pt_imp"), (.cupUS(), "cup_us"),
-            (.cupImperial(), "cup_imp"), (.pascal(), "Pa"), (.millimeterOfMercury(), "mmHg"), (.centimeterOfWater(), "cmAq"),
-            (.atmosphere(), "atm"), (.decibelAWeightedSoundPressureLevel(), "dBASPL"), (.inchesOfMercury(), "inHg"),
-            (.second(), "s"), (.minute(), "min"), (.hour(), "hr"), (.day(), "d"), (.joule(), "J"), (.kilocalorie(), "kcal"),
-            (.smallCalorie(), "cal"), (.largeCalorie(), "Cal"), (.degreeCelsius(), "degC"), (.degreeFahrenheit(), "degF"),
-            (.kelvin(), "K"), (.siemen(), "S"), (.internationalUnit(), "IU"), (.count(), "count"), (.percent(), "%"),
-            (.decibelHearingLevel(), "dBHL"), (.hertz(), "Hz"), (.volt(), "V"), (.watt(), "W"), (.diopter(), "D"),
-            (.prismDiopter(), "pD"), (.radianAngle(), "rad"), (.degreeAngle(), "deg"), (.lux(), "lx"),
-            (.appleEffortScore(), "appleEffortScore"), (.meterUnit(with: .kilo), "km"), (.literUnit(with: .milli), "mL"),
-            (.secondUnit(with: .milli), "ms"), (.jouleUnit(with: .kilo), "kJ"), (.siemenUnit(with: .micro), "mcS"),
-            (.voltUnit(with: .micro), "mcV"), (.hertzUnit(with: .kilo), "kHz"), (.wattUnit(with: .kilo), "kW"),
-            (.luxUnit(with: .kilo), "klx"), (.radianAngleUnit(with: .milli), "mrad"), (.pascalUnit(with: .kilo), "kPa"),
-            (.moleUnit(withMolarMass: 58.44), "mol<58.44>"),
-        ]
-        for (unit, symbol) in pairs {
-            #expect(unit.unitString == symbol)
-            #expect(HKUnit(from: symbol) == unit, "\(symbol)")
-        }
-    }
-
-    @Test func unitArithmetic() {
-        let meter = HKUnit.meter()
-        #expect(meter.unitMultiplied(by: meter).unitString == "m^2")
-        #expect(meter.unitRaised(toPower: 3) == HKUnit(from: "m^3"))
-        #expect(meter.unitRaised(toPower: 0).isNull())
-        #expect(HKUnit.second().reciprocal().unitString == "s^-1")
-        #expect(HKUnit.second().reciprocal().reciprocal() == .second())
-        #expect(HKUnit.count().unitDivided(by: .count()).isNull())
-        #expect(HKUnit.literUnit(with: .milli).unitDivided(by: HKUnit.gramUnit(with: .kilo).unitMultiplied(by: .minute())).unitString
-                == "mL/kg·min")
-        #expect(!HKUnit.count().isNull())
-    }
-
-    @Test func formatterUnitsBridge() {
-        #expect(HKUnit(from: MassFormatter.Unit.kilogram) == .gramUnit(with: .kilo))
-        #expect(HKUnit.massFormatterUnit(from: .pound()) == .pound)
-        #expect(HKUnit(from: LengthFormatter.Unit.mile) == .mile())
-        #expect(HKUnit.lengthFormatterUnit(from: .meterUnit(with: .centi)) == .centimeter)
-        #expect(HKUnit(from: EnergyFormatter.Unit.kilojoule) == .jouleUnit(with: .kilo))
-        #expect(HKUnit.energyFormatterUnit(from: .kilocalorie()) == .kilocalorie)
     }
 }
