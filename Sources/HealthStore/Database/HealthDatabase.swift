@@ -138,6 +138,93 @@ package final class HealthDatabase: Sendable {
                 t.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v3: workouts") { db in
+            // SQLite cannot change a CHECK in place: rebuild `sample` so `kind` admits workouts (3).
+            // Foreign keys are off during migrations and checked before commit.
+            try db.create(table: "newSample") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("uuid", .text).notNull().unique()
+                t.column("type", .text).notNull()
+                t.column("kind", .integer).notNull().check(sql: "kind IN (0, 1, 2, 3)")  // SampleKind
+                t.column("startDate", .double).notNull()
+                t.column("endDate", .double).notNull()
+                t.column("value", .double)
+                t.column("originalValue", .double)
+                t.column("unit", .text)
+                t.column("count", .integer).notNull().defaults(to: 1).check { $0 >= 1 }
+                t.column("sourceId", .integer).notNull().references("source")
+                t.column("sourceVersion", .text)
+                t.column("productType", .text)
+                t.column("osVersion", .text)
+                t.column("deviceId", .integer).references("device")
+                t.column("correlationId", .integer).references("sample", onDelete: .cascade)
+                t.column("savedAt", .double).notNull()
+                t.check(sql: "endDate >= startDate")
+                t.check(sql: "kind != 0 OR (value IS NOT NULL AND unit IS NOT NULL AND originalValue IS NOT NULL)")
+            }
+            try db.execute(sql: "INSERT INTO newSample SELECT * FROM sample")
+            try db.drop(table: "sample")
+            try db.rename(table: "newSample", to: "sample")
+            try db.create(index: "sample_type_start", on: "sample", columns: ["type", "startDate"])
+            try db.create(index: "sample_type_end", on: "sample", columns: ["type", "endDate"])
+            try db.create(index: "sample_source", on: "sample", columns: ["sourceId"])
+            try db.create(index: "sample_correlation", on: "sample", columns: ["correlationId"])
+
+            try db.create(table: "workout") { t in
+                t.primaryKey("sampleId", .integer).references("sample", onDelete: .cascade)
+                t.column("activityType", .integer).notNull()
+                t.column("duration", .double).notNull().check { $0 >= 0 }
+            }
+            try db.create(index: "workout_activityType", on: "workout", columns: ["activityType"])
+            try db.create(table: "workoutActivity") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("uuid", .text).notNull().unique()
+                t.column("workoutId", .integer).notNull().indexed().references("sample", onDelete: .cascade)
+                t.column("position", .integer).notNull()
+                t.column("activityType", .integer).notNull()
+                t.column("locationType", .integer).notNull()
+                t.column("swimmingLocationType", .integer).notNull()
+                t.column("lapLength", .double)
+                t.column("lapLengthUnit", .text)
+                t.column("startDate", .double).notNull()
+                t.column("endDate", .double)
+                t.check(sql: "endDate IS NULL OR endDate >= startDate")
+            }
+            // Events of the workout (activityId NULL) or of one of its activities.
+            try db.create(table: "workoutEvent") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("workoutId", .integer).notNull().indexed().references("sample", onDelete: .cascade)
+                t.column("activityId", .integer).references("workoutActivity", onDelete: .cascade)
+                t.column("position", .integer).notNull()
+                t.column("type", .integer).notNull()
+                t.column("startDate", .double).notNull()
+                t.column("endDate", .double).notNull()
+                t.check(sql: "endDate >= startDate")
+            }
+            // Statistics of the workout (activityId NULL) or of one activity; quantities in `unit`, duration in seconds.
+            try db.create(table: "workoutStatistic") { t in
+                t.column("workoutId", .integer).notNull().indexed().references("sample", onDelete: .cascade)
+                t.column("activityId", .integer).references("workoutActivity", onDelete: .cascade)
+                t.column("quantityType", .text).notNull()
+                t.column("unit", .text).notNull()
+                for column in ["sum", "minimum", "maximum", "average", "mostRecent", "mostRecentStart", "mostRecentEnd", "duration"] {
+                    t.column(column, .double)
+                }
+            }
+            // Metadata of workout events and activities (a sample's own metadata is in `metadata`).
+            try db.create(table: "workoutPartMetadata") { t in
+                t.column("eventId", .integer).references("workoutEvent", onDelete: .cascade)
+                t.column("activityId", .integer).references("workoutActivity", onDelete: .cascade)
+                t.column("key", .text).notNull()
+                t.column("kind", .integer).notNull().check(sql: "kind BETWEEN 0 AND 5")
+                t.column("text", .text)
+                t.column("number", .double)
+                t.column("integer", .integer)
+                t.check(sql: "(eventId IS NULL) != (activityId IS NULL)")
+            }
+            try db.create(index: "workoutPartMetadata_event", on: "workoutPartMetadata", columns: ["eventId"])
+            try db.create(index: "workoutPartMetadata_activity", on: "workoutPartMetadata", columns: ["activityId"])
+        }
         return migrator
     }()
 }

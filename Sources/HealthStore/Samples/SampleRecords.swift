@@ -7,6 +7,7 @@ enum SampleKind: Int, Codable {
     case quantity = 0
     case category = 1
     case correlation = 2
+    case workout = 3
 }
 
 /// A row of `sample`: one saved sample. Quantities keep both the SI-base value (for statistics in SQL)
@@ -87,7 +88,6 @@ struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord {
 struct MetadataRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "metadata"
 
-    enum Kind: Int, Codable { case string = 0, date, integer, double, bool, quantity }
 
     var sampleId: Int64
     var key: String
@@ -99,24 +99,37 @@ struct MetadataRecord: Codable, FetchableRecord, PersistableRecord {
     init(sampleId: Int64, key: String, value: HKMetadataValue) {
         self.sampleId = sampleId
         self.key = key
-        switch value {
-        case .string(let v): kind = .string; text = v
-        case .date(let v): kind = .date; number = v.timeIntervalSinceReferenceDate
-        case .integer(let v): kind = .integer; integer = Int64(v)
-        case .double(let v): kind = .double; number = v
-        case .bool(let v): kind = .bool; integer = v ? 1 : 0
-        case .quantity(let q): kind = .quantity; number = q.doubleValue; text = q.unit.unitString
-        }
+        (kind, text, number, integer) = Kind.encode(value)
     }
 
-    func value() throws -> HKMetadataValue {
-        switch kind {
-        case .string: return .string(text ?? "")
-        case .date: return .date(Date(timeIntervalSinceReferenceDate: number ?? 0))
-        case .integer: return .integer(Int(integer ?? 0))
-        case .double: return .double(number ?? 0)
-        case .bool: return .bool((integer ?? 0) != 0)
-        case .quantity: return .quantity(HKQuantity(unit: try HKUnit.parse(text ?? ""), doubleValue: number ?? 0))
+    func value() throws -> HKMetadataValue { try kind.decode(text: text, number: number, integer: integer) }
+}
+
+extension MetadataRecord {
+    /// How a metadata value is laid out in the `kind`, `text`, `number` and `integer` columns.
+    enum Kind: Int, Codable {
+        case string = 0, date, integer, double, bool, quantity
+
+        static func encode(_ value: HKMetadataValue) -> (Kind, String?, Double?, Int64?) {
+            switch value {
+            case .string(let v): (.string, v, nil, nil)
+            case .date(let v): (.date, nil, v.timeIntervalSinceReferenceDate, nil)
+            case .integer(let v): (.integer, nil, nil, Int64(v))
+            case .double(let v): (.double, nil, v, nil)
+            case .bool(let v): (.bool, nil, nil, v ? 1 : 0)
+            case .quantity(let q): (.quantity, q.unit.unitString, q.doubleValue, nil)
+            }
+        }
+
+        func decode(text: String?, number: Double?, integer: Int64?) throws -> HKMetadataValue {
+            switch self {
+            case .string: .string(text ?? "")
+            case .date: .date(Date(timeIntervalSinceReferenceDate: number ?? 0))
+            case .integer: .integer(Int(integer ?? 0))
+            case .double: .double(number ?? 0)
+            case .bool: .bool((integer ?? 0) != 0)
+            case .quantity: .quantity(HKQuantity(unit: try HKUnit.parse(text ?? ""), doubleValue: number ?? 0))
+            }
         }
     }
 }

@@ -48,6 +48,7 @@ package struct SampleStore: Sendable {
             case let correlation as HKCorrelation: types.formUnion(correlation.objects.map(\.sampleType))
             case let sample as HKQuantitySample: types.insert(sample.sampleType)
             case let sample as HKCategorySample: types.insert(sample.sampleType)
+            case let workout as HKWorkout: types.insert(workout.sampleType)
             case let sample as HKSample:
                 throw HKError.invalidArgument("saving \(sample.sampleType.identifier) objects is not supported by this store yet")
             default:
@@ -89,6 +90,8 @@ package struct SampleStore: Sendable {
             record.value = Double(c.value)
         case is HKCorrelation:
             record.kind = .correlation
+        case is HKWorkout:
+            record.kind = .workout
         default:
             break
         }
@@ -99,6 +102,9 @@ package struct SampleStore: Sendable {
         }
         for (key, value) in sample.metadataValues ?? [:] {
             try MetadataRecord(sampleId: record.id!, key: key, value: value).insert(db)
+        }
+        if let workout = sample as? HKWorkout {
+            try WorkoutStorage.insert(workout, sampleId: record.id!, in: db)
         }
         if let correlation = sample as? HKCorrelation {
             for member in correlation.objects {
@@ -206,6 +212,8 @@ package struct SampleStore: Sendable {
             let members = try SampleRecord.filter(SampleRecord.Columns.correlationId == id).fetchAll(db)
             return HKCorrelation(type: type, start: start, end: end, objects: Set(try members.map { try sample(from: $0, in: db) }),
                                  uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
+        case (.workout, is HKWorkoutType):
+            return try WorkoutStorage.workout(row: row, metadata: metadata, revision: revision, device: device, in: db)
         default:
             throw HKError(.errorDatabaseInaccessible, "the store holds a \(row.type) row of the wrong kind")
         }
