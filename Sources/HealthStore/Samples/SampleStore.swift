@@ -55,15 +55,17 @@ package struct SampleStore: Sendable {
                 throw HKError.invalidArgument("\(Swift.type(of: object)) objects cannot be saved")
             }
         }
-        for type in types {
-            switch try authorization.shareStatus(app: app.bundleIdentifier, type: type.identifier) {
-            case .sharingAuthorized: continue
-            case .sharingDenied:
-                throw HKError(.errorAuthorizationDenied, "\(app.bundleIdentifier) is not allowed to save \(type.identifier)")
-            case .notDetermined:
-                throw HKError(.errorAuthorizationNotDetermined,
-                              "\(app.bundleIdentifier) has not been given permission to save \(type.identifier); request authorization first")
-            }
+        for type in types { try checkShare(type: type, app: app) }
+    }
+
+    private func checkShare(type: HKSampleType, app: AppManifest) throws {
+        switch try authorization.shareStatus(app: app.bundleIdentifier, type: type.identifier) {
+        case .sharingAuthorized: return
+        case .sharingDenied:
+            throw HKError(.errorAuthorizationDenied, "\(app.bundleIdentifier) is not allowed to save \(type.identifier)")
+        case .notDetermined:
+            throw HKError(.errorAuthorizationNotDetermined,
+                          "\(app.bundleIdentifier) has not been given permission to save \(type.identifier); request authorization first")
         }
     }
 
@@ -138,6 +140,32 @@ package struct SampleStore: Sendable {
         }
     }
 
+    /// Deletes every object of `type` that `app` saved and that matches `filter`, leaving tombstones; returns how
+    /// many. Others' objects are never touched. Members of correlations go only with their correlation.
+    package func deleteObjects(ofType type: HKObjectType, matching filter: SampleFilter, app: AppManifest) throws -> Int {
+        guard let type = type as? HKSampleType else {
+            throw HKError.invalidArgument("\(type.identifier) objects are not samples and cannot be deleted")
+        }
+        if try authorization.isGuestMode() {
+            throw HKError(.errorNotPermissibleForGuestUserMode, "deleting is not permitted in guest mode")
+        }
+        try checkShare(type: type, app: app)
+        let condition = try filter.sql()
+        return try write { db in
+            guard let ownSource = try SampleStore.sourceId(for: SampleStore.revision(for: app).source, in: db, create: false) else { return 0 }
+            let rows = try SampleRecord.fetchAll(db, SQLRequest<SampleRecord>(literal: """
+                SELECT * FROM sample
+                WHERE type = \(type.identifier) AND sourceId = \(ownSource) AND correlationId IS NULL AND \(condition)
+                """))
+            let now = Date().timeIntervalSinceReferenceDate
+            for row in rows {
+                try tombstone(row, at: now, in: db)
+                _ = try row.delete(db)
+            }
+            return rows.count
+        }
+    }
+
     private func tombstone(_ row: SampleRecord, at time: Double, in db: Database) throws {
         let members = try SampleRecord.filter(SampleRecord.Columns.correlationId == row.id).fetchAll(db)
         for member in members { try tombstone(member, at: time, in: db) }
@@ -169,12 +197,15 @@ package struct SampleStore: Sendable {
 
     // MARK: - Read
 
-    /// The samples of a type `app` may see, by start date: all of them with read permission, only its own without.
-    package func samples(ofType type: HKSampleType, visibleTo app: String) throws -> [HKSample] {
+    /// The samples of a type `app` may see that match `filter`, by start date: all of them with read permission,
+    /// only its own without. Members of correlations are samples too and are included, as in HealthKit
+    /// (`HKQuery.predicateForObjectsWithNoCorrelation()` leaves them out).
+    package func samples(ofType type: HKSampleType, matching filter: SampleFilter? = nil, visibleTo app: String) throws -> [HKSample] {
         let visibility = try readVisibility(app: app, type: type.identifier)
+        let condition = try filter?.sql() ?? "1"
         return try read { db in
             let rows = try SampleRecord.fetchAll(db, SQLRequest<SampleRecord>(literal: """
-                SELECT * FROM sample WHERE type = \(type.identifier) AND correlationId IS NULL AND \(visibility.condition())
+                SELECT * FROM sample WHERE type = \(type.identifier) AND \(visibility.condition()) AND \(condition)
                 ORDER BY startDate, id
                 """))
             return try rows.map { try SampleStore.sample(from: $0, in: db) }

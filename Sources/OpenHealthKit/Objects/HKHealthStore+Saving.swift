@@ -44,6 +44,33 @@ extension HKHealthStore {
         completeDetached(completion) { try await self.delete(batch.value) }
     }
 
+    /// Deletes every object of `objectType` that this app saved and that matches `predicate` (made by
+    /// `HKQuery.predicateFor…`, possibly combined with `NSCompoundPredicate`), and returns how many. Other
+    /// sources' objects are left alone. A predicate OpenHealthKit cannot compile is `errorInvalidArgument`.
+    public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
+        try sampleStore().deleteObjects(ofType: objectType, matching: try SampleFilter(predicate), app: configuration.app)
+    }
+
+    /// Completion-handler form of ``deleteObjects(of:predicate:)``; the handler gets success, the number
+    /// deleted and the error, off the caller's thread.
+    public func deleteObjects(
+        of objectType: HKObjectType, predicate: NSPredicate, withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void
+    ) {
+        let filter: SampleFilter
+        do { filter = try SampleFilter(predicate) } catch {
+            Task.detached { completion(false, 0, error) }
+            return
+        }
+        Task.detached {
+            do {
+                let count = try self.sampleStore().deleteObjects(ofType: objectType, matching: filter, app: self.configuration.app)
+                completion(true, count, nil)
+            } catch {
+                completion(false, 0, error)
+            }
+        }
+    }
+
     /// The earliest date an app may save or read samples for: no limit here.
     public func earliestPermittedSampleDate() -> Date { .distantPast }
 }

@@ -1,0 +1,83 @@
+package import GRDB
+package import HealthModel
+
+extension SampleFilter {
+    /// The filter as an SQL condition on the `sample` table (referred to as `sample`), built only from indexed
+    /// columns and correlated subqueries, never evaluated row by row in Swift. Every condition is 0 or 1, never
+    /// NULL, so NOT means what it says. `.invalid` and unsupported values throw `HKError(.errorInvalidArgument)`.
+    package func sql() throws -> SQL {
+        switch self {
+        case .dateRange(let start, let end, let options):
+            let from = start?.timeIntervalSinceReferenceDate, to = end?.timeIntervalSinceReferenceDate
+            var parts: [SQL] = []
+            if options.isEmpty {
+                if let from { parts.append("sample.endDate >= \(from)") }
+                if let to { parts.append("sample.startDate < \(to)") }
+            }
+            if options.contains(.strictStartDate) {
+                if let from { parts.append("sample.startDate >= \(from)") }
+                if let to { parts.append("sample.startDate < \(to)") }
+            }
+            if options.contains(.strictEndDate) {
+                if let from { parts.append("sample.endDate > \(from)") }
+                if let to { parts.append("sample.endDate <= \(to)") }
+            }
+            return Self.all(parts)
+        case .uuids(let uuids):
+            return "sample.uuid IN \(uuids.map(\.uuidString))"
+        case .sources(let bundleIdentifiers):
+            return "sample.sourceId IN (SELECT id FROM source WHERE bundleIdentifier IN \(Array(bundleIdentifiers)))"
+        case .sourceRevisions(let revisions):
+            return Self.any(revisions.map { revision in
+                var parts: [SQL] = ["sample.sourceId IN (SELECT id FROM source WHERE bundleIdentifier = \(revision.source.bundleIdentifier))"]
+                if revision.version != HKSourceRevisionAnyVersion { parts.append("sample.sourceVersion IS \(revision.version)") }
+                if revision.productType != HKSourceRevisionAnyProductType { parts.append("sample.productType IS \(revision.productType)") }
+                let os = revision.operatingSystemVersion, any = HKSourceRevisionAnyOperatingSystem
+                if (os.majorVersion, os.minorVersion, os.patchVersion) != (any.majorVersion, any.minorVersion, any.patchVersion) {
+                    parts.append("sample.osVersion IS \(SampleStore.format(os))")
+                }
+                return Self.all(parts)
+            })
+        case .devices(let devices):
+            let fingerprints = devices.map { DeviceRecord($0).fingerprint }
+            return "IFNULL(sample.deviceId IN (SELECT id FROM device WHERE fingerprint IN \(fingerprints)), 0)"
+        case .deviceProperty(let property, let values):
+            guard let column = Self.deviceProperties[property] else { throw Self.unknownDeviceProperty(property) }
+            return "IFNULL(sample.deviceId IN (SELECT id FROM device WHERE \(sql: column) IN \(Array(values))), 0)"
+        case .metadataKeyExists(let key):
+            return "EXISTS (SELECT 1 FROM metadata WHERE metadata.sampleId = sample.id AND metadata.key = \(key))"
+        case .metadataValues(let key, let values):
+            let matches = try values.map { value -> SQL in
+                switch value {
+                case .string(let text): return "(metadata.kind = 0 AND metadata.text = \(text))"
+                case .date(let date): return "(metadata.kind = 1 AND metadata.number = \(date.timeIntervalSinceReferenceDate))"
+                case .quantity: throw HKError.invalidArgument("metadata predicates on quantity values are not supported yet")
+                case .integer, .double, .bool:
+                    let number = value.numericValue!
+                    return "((metadata.kind IN (2, 4) AND metadata.integer = \(number)) OR (metadata.kind = 3 AND metadata.number = \(number)))"
+                }
+            }
+            return "EXISTS (SELECT 1 FROM metadata WHERE metadata.sampleId = sample.id AND metadata.key = \(key) AND \(Self.any(matches)))"
+        case .noCorrelation:
+            return "sample.correlationId IS NULL"
+        case .workoutActivityType(let type):
+            return "sample.id IN (SELECT sampleId FROM workout WHERE activityType = \(type.rawValue))"
+        case .and(let filters):
+            return Self.all(try filters.map { try $0.sql() })
+        case .or(let filters):
+            return Self.any(try filters.map { try $0.sql() })
+        case .not(let filter):
+            return "NOT (\(try filter.sql()))"
+        case .invalid(let message):
+            throw HKError.invalidArgument(message)
+        }
+    }
+
+    private static func all(_ parts: [SQL]) -> SQL {
+        parts.isEmpty ? "1" : "((" + parts.joined(separator: ") AND (") + "))"
+    }
+
+    private static func any(_ parts: [SQL]) -> SQL {
+        parts.isEmpty ? "0" : "((" + parts.joined(separator: ") OR (") + "))"
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+@testable import HealthStore
+@testable import OpenHealthKit
+
+/// A small deterministic generator, so a failing random case can be replayed from its seed.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476C_E5B9_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("Predicates")
+struct PredicateTests {
+    static let watchApp = AppManifest(bundleIdentifier: "com.example.watch", name: "Watch", version: "2.1",
+                                      shareUsageDescription: "Reads.", updateUsageDescription: "Writes.")
+    static let devices = [
+        HKDevice(name: "Watch", manufacturer: "Acme", model: "W1", hardwareVersion: nil, firmwareVersion: nil,
+                 softwareVersion: "9", localIdentifier: nil, udiDeviceIdentifier: nil),
+        HKDevice(name: "Phone", manufacturer: "Acme", model: "P7", hardwareVersion: "7", firmwareVersion: nil,
+                 softwareVersion: nil, localIdentifier: nil, udiDeviceIdentifier: nil),
+    ]
+
+    /// Two apps' stores on one folder, both allowed to share and read steps.
+    func twoApps() async throws -> (HKHealthStore, HKHealthStore) {
+        let (steps1, _, folder) = makeStore(app: .stepsApp, .allowAll)
+        let (watch, _, _) = makeStore(app: Self.watchApp, .allowAll, in: folder)
+        try await steps1.requestAuthorization(toShare: [steps], read: [steps])
+        try await watch.requestAuthorization(toShare: [steps], read: [steps])
+        return (steps1, watch)
+    }
+
+    func sample(_ start: Double, _ length: Double, device: HKDevice? = nil, metadata: [String: Any]? = nil) -> HKQuantitySample {
+        HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: 1),
+                         start: now.addingTimeInterval(start), end: now.addingTimeInterval(start + length), device: device, metadata: metadata)
+    }
+
+    func uuids(_ store: HKHealthStore, _ predicate: NSPredicate) throws -> Set<UUID> {
+        Set(try store.sampleStore().samples(ofType: steps, matching: try SampleFilter(predicate),
+                                            visibleTo: AppManifest.stepsApp.bundleIdentifier).map(\.uuid))
+    }
+
+    @Test func dateRangesFollowHealthKitsOptions() async throws {
+        let (store, _) = try await twoApps()
+        // The range is [100, 200). Samples: before, straddling the start, inside, straddling the end, after,
+        // an instant exactly at the start and one exactly at the end.
+        let before = sample(0, 50), acrossStart = sample(50, 100), inside = sample(120, 30), acrossEnd = sample(180, 50),
+            after = sample(250, 10), atStart = sample(100, 0), atEnd = sample(200, 0)
+        try await store.save([before, acrossStart, inside, acrossEnd, after, atStart, atEnd])
+        let start = now.addingTimeInterval(100), end = now.addingTimeInterval(200)
+        func range(_ options: HKQueryOptions) throws -> Set<UUID> {
+            try uuids(store, HKQuery.predicateForSamples(withStart: start, end: end, options: options))
+        }
+        #expect(try range([]) == [acrossStart, inside, acrossEnd, atStart].uuidSet)
+        #expect(try range(.strictStartDate) == [inside, acrossEnd, atStart].uuidSet)
+        #expect(try range(.strictEndDate) == [acrossStart, inside, atEnd].uuidSet)
+        #expect(try range([.strictStartDate, .strictEndDate]) == [inside].uuidSet)
+        #expect(try uuids(store, HKQuery.predicateForSamples(withStart: nil, end: start)) == [before, acrossStart].uuidSet)
+        #expect(try uuids(store, HKQuery.predicateForSamples(withStart: end, end: nil)) == [acrossEnd, after, atEnd].uuidSet)
+    }
+
+    @Test func aPredicateOpenHealthKitCannotCompileIsAClearError() async throws {
+        let (store, _) = try await twoApps()
+        await #expect(throws: HKError(.errorInvalidArgument)) {
+            _ = try await store.deleteObjects(of: steps, predicate: NSPredicate(value: true))
+        }
+        let badMetadata = HKQuery.predicateForObjects(withMetadataKey: "tags", allowedValues: [["a", "b"]])
+        await #expect(throws: HKError(.errorInvalidArgument)) { _ = try await store.deleteObjects(of: steps, predicate: badMetadata) }
+        let badDevice = HKQuery.predicateForObjects(withDeviceProperty: "colour", allowedValues: ["red"])
+        do {
+            _ = try await store.deleteObjects(of: steps, predicate: badDevice)
+            Issue.record("an unknown device property was accepted")
+        } catch let error as HKError {
+            #expect(error.message.contains("colour"))
+        }
+    }
+
+    @Test func deleteObjectsRemovesOnlyTheAppsOwnMatchingObjects() async throws {
+        let (mine, theirs) = try await twoApps()
+        let early = sample(0, 10), late = sample(1000, 10), othersEarly = sample(0, 10)
+        try await mine.save([early, late])
+        try await theirs.save(othersEarly)
+        let predicate = HKQuery.predicateForSamples(withStart: now, end: now.addingTimeInterval(500))
+        #expect(try await mine.deleteObjects(of: steps, predicate: predicate) == 1)
+        #expect(try uuids(mine, HKQuery.predicateForSamples(withStart: nil, end: nil)) == [late, othersEarly].uuidSet)
+        let tombstones = try mine.sampleStore().deletedObjects(ofType: steps, visibleTo: AppManifest.stepsApp.bundleIdentifier)
+        #expect(tombstones.map(\.uuid) == [early.uuid])
+        // Nothing left to match: zero, not an error.
+        #expect(try await mine.deleteObjects(of: steps, predicate: predicate) == 0)
+    }
+
+    @Test func workoutsAndObjectsAreFoundByActivityTypeAndUUID() async throws {
+        let (store, _, _) = makeStore(.allowAll)
+        let workouts = HKObjectType.workoutType()
+        try await store.requestAuthorization(toShare: [workouts], read: [workouts])
+        let run = HKWorkout(activityType: .running, start: now, end: now.addingTimeInterval(60))
+        let yoga = HKWorkout(activityType: .yoga, start: now, end: now.addingTimeInterval(60))
+        let run2 = HKWorkout(activityType: .running, start: now, end: now.addingTimeInterval(90))
+        try await store.save([run, yoga, run2])
+        #expect(try await store.deleteObjects(of: workouts, predicate: HKQuery.predicateForWorkouts(with: .yoga)) == 1)
+        let notRun2 = NSCompoundPredicate(notPredicateWithSubpredicate: HKQuery.predicateForObject(with: run2.uuid))
+        #expect(try await store.deleteObjects(of: workouts, predicate: notRun2) == 1)
+        let left = try store.sampleStore().samples(ofType: workouts, visibleTo: AppManifest.stepsApp.bundleIdentifier)
+        #expect(left.map(\.uuid) == [run2.uuid])
+    }
+
+    @Test func deleteObjectsCompletionReportsTheCount() async throws {
+        let (mine, _) = try await twoApps()
+        try await mine.save([sample(0, 1), sample(5, 1)])
+        let count = await withCheckedContinuation { continuation in
+            mine.deleteObjects(of: steps, predicate: HKQuery.predicateForObjects(from: HKSource(name: "Steps", bundleIdentifier: "com.example.steps"))) {
+                success, count, error in
+                continuation.resume(returning: success && error == nil ? count : -1)
+            }
+        }
+        #expect(count == 2)
+    }
+
+    @Test func deleteObjectsIsRefusedInGuestModeAndWithoutSharePermission() async throws {
+        let (mine, _) = try await twoApps()
+        try mine.service().setGuestMode(true)
+        await #expect(throws: HKError(.errorNotPermissibleForGuestUserMode)) {
+            _ = try await mine.deleteObjects(of: steps, predicate: HKQuery.predicateForObjectsWithNoCorrelation())
+        }
+        try mine.service().setGuestMode(false)
+        await #expect(throws: HKError(.errorAuthorizationNotDetermined)) {
+            _ = try await mine.deleteObjects(of: heartRate, predicate: HKQuery.predicateForObjectsWithNoCorrelation())
+        }
+    }
+
+    /// Random stores and random predicates: what SQL returns must be exactly what evaluating the predicate on
+    /// every saved object in memory returns.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func compiledPredicatesAgreeWithEvaluationInMemory(seed: UInt64) async throws {
+        var random = SplitMix64(state: seed)
+        let (mine, theirs) = try await twoApps()
+        var all: [HKQuantitySample] = []
+        for store in [mine, theirs] {
+            var batch: [HKQuantitySample] = []
+            for _ in 0..<40 {
+                var metadata: [String: Any] = [:]
+                if Bool.random(using: &random) { metadata["mood"] = ["calm", "brisk"].randomElement(using: &random)! }
+                if Bool.random(using: &random) { metadata["laps"] = Int.random(in: 1...3, using: &random) }
+                if Bool.random(using: &random) { metadata[HKMetadataKeyWasUserEntered] = Bool.random(using: &random) }
+                batch.append(sample(Double(Int.random(in: 0...20, using: &random) * 10), Double(Int.random(in: 0...3, using: &random) * 10),
+                                    device: Self.devices.randomElement(using: &random).flatMap { Bool.random(using: &random) ? $0 : nil },
+                                    metadata: metadata.isEmpty ? nil : metadata))
+            }
+            try await store.save(batch)
+            all += batch
+        }
+        let saved = try mine.sampleStore().samples(ofType: steps, visibleTo: AppManifest.stepsApp.bundleIdentifier)
+        #expect(saved.count == all.count)
+        for _ in 0..<60 {
+            let predicate = randomPredicate(depth: 2, using: &random)
+            let filter = try SampleFilter(predicate)
+            let expected = Set(try saved.filter { try filter.matches($0) }.map(\.uuid))
+            let actual = try uuids(mine, predicate)
+            if actual != expected {
+                Issue.record("seed \(seed): SQL found \(actual.count), memory \(expected.count) for \(filter)")
+            }
+            let evaluated = Set(saved.filter { predicate.evaluate(with: $0) }.map(\.uuid))
+            if evaluated != expected {
+                Issue.record("seed \(seed): evaluate(with:) found \(evaluated.count), memory \(expected.count) for \(filter)")
+            }
+        }
+    }
+
+    func randomPredicate(depth: Int, using random: inout SplitMix64) -> NSPredicate {
+        let time = { (r: inout SplitMix64) in now.addingTimeInterval(Double(Int.random(in: 0...22, using: &r) * 10)) }
+        let leaves: [(inout SplitMix64) -> NSPredicate] = [
+            { r in
+                let options = [HKQueryOptions(), .strictStartDate, .strictEndDate, [.strictStartDate, .strictEndDate]].randomElement(using: &r)!
+                let a = time(&r), b = time(&r)
+                return HKQuery.predicateForSamples(withStart: Bool.random(using: &r) ? min(a, b) : nil, end: max(a, b), options: options)
+            },
+            { r in HKQuery.predicateForObjects(from: HKSource(name: "?", bundleIdentifier: ["com.example.steps", "com.example.watch"].randomElement(using: &r)!)) },
+            { r in HKQuery.predicateForObjects(from: [HKSourceRevision(source: HKSource(name: "Watch", bundleIdentifier: "com.example.watch"),
+                                                                       version: ["2.1", "1.0"].randomElement(using: &r)!)]) },
+            { r in HKQuery.predicateForObjects(from: [Self.devices.randomElement(using: &r)!]) },
+            { r in HKQuery.predicateForObjects(withDeviceProperty: HKDevicePropertyKeyModel, allowedValues: [["W1", "P7", "X"].randomElement(using: &r)!]) },
+            { r in HKQuery.predicateForObjects(withMetadataKey: ["mood", "laps", HKMetadataKeyWasUserEntered].randomElement(using: &r)!) },
+            { r in HKQuery.predicateForObjects(withMetadataKey: "mood", allowedValues: [["calm"], ["brisk", "calm"], []].randomElement(using: &r)!) },
+            { r in HKQuery.predicateForObjects(withMetadataKey: "laps", allowedValues: [[1], [2.0, 3], [true]].randomElement(using: &r)!) },
+            { r in HKQuery.predicateForObjects(withMetadataKey: HKMetadataKeyWasUserEntered, allowedValues: [Bool.random(using: &r)]) },
+            { _ in HKQuery.predicateForObjectsWithNoCorrelation() },
+        ]
+        if depth == 0 || Int.random(in: 0...2, using: &random) == 0 {
+            return leaves.randomElement(using: &random)!(&random)
+        }
+        let parts = (0..<Int.random(in: 1...3, using: &random)).map { _ in randomPredicate(depth: depth - 1, using: &random) }
+        switch Int.random(in: 0...2, using: &random) {
+        case 0: return NSCompoundPredicate(andPredicateWithSubpredicates: parts)
+        case 1: return NSCompoundPredicate(orPredicateWithSubpredicates: parts)
+        default: return NSCompoundPredicate(notPredicateWithSubpredicate: parts[0])
+        }
+    }
+}
+
+extension Array where Element: HKObject {
+    var uuidSet: Set<UUID> { Set(map(\.uuid)) }
+}
