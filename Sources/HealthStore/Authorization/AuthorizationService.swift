@@ -172,9 +172,37 @@ package struct AuthorizationService: Sendable {
 
     // MARK: - The person's side
 
+    /// Every app the store knows, by name, with the types each asked for and the person's decisions.
+    package func apps() throws -> [AppAccess] {
+        try read { db in
+            let apps = try AppRecord.order(sql: "name COLLATE NOCASE, bundleIdentifier").fetchAll(db)
+            return try apps.map { app in
+                let required = try String.fetchAll(db, sql: "SELECT typeIdentifier FROM requiredReadType WHERE app = ? ORDER BY typeIdentifier",
+                                                   arguments: [app.bundleIdentifier])
+                let manifest = AppManifest(
+                    bundleIdentifier: app.bundleIdentifier, name: app.name, version: app.version,
+                    shareUsageDescription: app.shareUsageDescription, updateUsageDescription: app.updateUsageDescription,
+                    clinicalUsageDescription: app.clinicalUsageDescription, requiredReadTypeIdentifiers: required.isEmpty ? nil : required)
+                let rows = try AuthorizationRecord.filter(AuthorizationRecord.Columns.app == app.bundleIdentifier)
+                    .order(AuthorizationRecord.Columns.typeIdentifier).fetchAll(db)
+                return AppAccess(app: manifest, types: rows.map {
+                    AppAccess.TypeAccess(typeIdentifier: $0.typeIdentifier, shareRequested: $0.shareRequested,
+                                         readRequested: $0.readRequested, share: $0.share, read: $0.read)
+                })
+            }
+        }
+    }
+
     /// Sets an app's permission for a type, as the person does in the Health app. Applies at once.
-    /// `nil` leaves that direction as it is.
+    /// `nil` leaves that direction as it is. Allowing writes of a read-only type (clinical records,
+    /// characteristics) is an error.
     package func setPermission(app: String, type: String, share: Bool?, read readAllowed: Bool?) throws {
+        guard let objectType = HKObjectType.type(forIdentifier: type) else {
+            throw HKError.invalidArgument("\"\(type)\" is not a HealthKit type identifier")
+        }
+        if share == true, !(objectType is HKSampleType) || objectType is HKClinicalType {
+            throw HKError.invalidArgument("\(type) is read-only: no app may write it")
+        }
         let now = Date().timeIntervalSince1970
         try write { db in
             guard try AppRecord.fetchOne(db, key: app) != nil else {

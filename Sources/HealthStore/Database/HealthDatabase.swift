@@ -225,6 +225,16 @@ package final class HealthDatabase: Sendable {
             try db.create(index: "workoutPartMetadata_event", on: "workoutPartMetadata", columns: ["eventId"])
             try db.create(index: "workoutPartMetadata_activity", on: "workoutPartMetadata", columns: ["activityId"])
         }
+        migrator.registerMigration("v4: source priority") { db in
+            // The person's order of sources per type, for merging statistics; sources not listed follow, by first write.
+            try db.create(table: "sourcePriority") { t in
+                t.column("type", .text).notNull()
+                t.column("sourceId", .integer).notNull().references("source", onDelete: .cascade)
+                t.column("position", .integer).notNull().check { $0 >= 0 }
+                t.primaryKey(["type", "sourceId"])
+                t.uniqueKey(["type", "position"])
+            }
+        }
         return migrator
     }()
 }

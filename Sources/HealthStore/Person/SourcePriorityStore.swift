@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+package import HealthModel
+
+/// The person's per-type order of sources: when several sources recorded the same stretch of time, the
+/// first in this order wins in merged statistics. Sources the person has not placed follow the placed ones,
+/// in the order they first wrote the type.
+package struct SourcePriorityStore: Sendable {
+    package let database: HealthDatabase
+
+    package init(database: HealthDatabase) {
+        self.database = database
+    }
+
+    /// The order for a type: the person's placed sources, then every other source with samples of the type
+    /// (by first write).
+    package func order(for type: HKSampleType) throws -> [HKSource] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT source.bundleIdentifier, source.name FROM sourcePriority JOIN source ON source.id = sourcePriority.sourceId
+                WHERE sourcePriority.type = ? ORDER BY sourcePriority.position
+                """, arguments: [type.identifier])
+            + Row.fetchAll(db, sql: """
+                SELECT source.bundleIdentifier, source.name FROM source
+                JOIN (SELECT sourceId, MIN(id) AS firstSample FROM sample WHERE type = ? GROUP BY sourceId) AS written
+                  ON written.sourceId = source.id
+                WHERE source.id NOT IN (SELECT sourceId FROM sourcePriority WHERE type = ?)
+                ORDER BY written.firstSample
+                """, arguments: [type.identifier, type.identifier])
+        }.map { HKSource(name: $0["name"], bundleIdentifier: $0["bundleIdentifier"]) }
+    }
+
+    /// Places `bundleIdentifiers` first, in this order, for `type`, replacing the previous order. Each must be an
+    /// app the store knows (it registered or saved data); none may repeat.
+    package func setOrder(_ bundleIdentifiers: [String], for type: HKSampleType) throws {
+        var seen = Set<String>()
+        for id in bundleIdentifiers where !seen.insert(id).inserted {
+            throw HKError.invalidArgument("\(id) appears twice in the source order for \(type.identifier)")
+        }
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM sourcePriority WHERE type = ?", arguments: [type.identifier])
+            for (position, id) in bundleIdentifiers.enumerated() {
+                let sourceId: Int64
+                if let existing = try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE bundleIdentifier = ?", arguments: [id]) {
+                    sourceId = existing
+                } else if let name = try String.fetchOne(db, sql: "SELECT name FROM app WHERE bundleIdentifier = ?", arguments: [id]) {
+                    try db.execute(sql: "INSERT INTO source (bundleIdentifier, name) VALUES (?, ?)", arguments: [id, name])
+                    sourceId = db.lastInsertedRowID
+                } else {
+                    throw HKError.invalidArgument("no source \"\(id)\" is known to this store")
+                }
+                try db.execute(sql: "INSERT INTO sourcePriority (type, sourceId, position) VALUES (?, ?, ?)",
+                               arguments: [type.identifier, sourceId, position])
+            }
+        }
+    }
+}
