@@ -5,8 +5,12 @@ import ArgumentParser
 struct HealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health",
-        abstract: "OpenHealthKit's command-line tool: HealthKit's catalog and units on Linux.",
-        subcommands: [TypesCommand.self, ConvertCommand.self, UnitCommand.self]
+        abstract: "OpenHealthKit's command-line tool: HealthKit's catalog and units, and the person's side of a store.",
+        subcommands: [
+            TypesCommand.self, ConvertCommand.self, UnitCommand.self,
+            AuthorizeCommand.self, AppsCommand.self, PermissionCommand.self, GuestCommand.self,
+            CharacteristicCommand.self, PriorityCommand.self,
+        ]
     )
 }
 

@@ -4,35 +4,7 @@ import Testing
 /// End-to-end tests of the `health` binary: run it as a user would and read what it prints.
 @Suite("health CLI")
 struct HealthCLITests {
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    /// The built `health` executable, beside the test bundle in the build products folder.
-    static let executable: URL = {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("health").path), dir.path != "/" {
-            dir.deleteLastPathComponent()
-        }
-        return dir.appendingPathComponent("health")
-    }()
-
-    func health(_ arguments: String...) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
-    }
+    func health(_ arguments: String...) throws -> CLIRun { try runHealth(arguments) }
 
     @Test func typesListsTheWholeCatalog() throws {
         let run = try health("types")

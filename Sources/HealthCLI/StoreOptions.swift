@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import OpenHealthKit
+
+/// The `--store` option every command that opens a store takes.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .customLong("store"),
+            help: "The store folder (default: $OPENHEALTHKIT_STORE, else ./.openhealthkit, as HKHealthStore() uses).")
+    var path: String?
+
+    var directory: URL {
+        URL(fileURLWithPath: path ?? ProcessInfo.processInfo.environment["OPENHEALTHKIT_STORE"] ?? ".openhealthkit")
+    }
+
+    /// The person's side of the store, with failures as a one-line error.
+    func person() throws -> HealthPerson {
+        try reporting { try HealthPerson(storeDirectory: directory) }
+    }
+}
+
+/// Runs `body`, turning an `HKError` into a `CommandFailure` that prints its message.
+func reporting<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as HKError { throw CommandFailure(error.message) }
+}
+
+/// A type from its identifier ("HKQuantityTypeIdentifierStepCount") or short name ("stepCount", "StepCount").
+func objectType(named name: String) throws -> HKObjectType {
+    if let type = HKObjectType.type(forIdentifier: name) { return type }
+    let wanted = name.lowercased()
+    let identifiers = TypesCommand.rows().map(\.identifier) + [HKWorkoutTypeIdentifier]
+    let matches = identifiers.filter { identifier in
+        let short = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCharacteristicTypeIdentifier",
+                     "HKCorrelationTypeIdentifier", "HKClinicalTypeIdentifier", "HKDocumentTypeIdentifier", "HKDataTypeIdentifier"]
+            .first(where: identifier.hasPrefix).map { String(identifier.dropFirst($0.count)) } ?? identifier
+        return short.lowercased() == wanted
+    }
+    guard matches.count == 1, let type = HKObjectType.type(forIdentifier: matches[0]) else {
+        throw CommandFailure(matches.isEmpty
+            ? "\"\(name)\" is not a HealthKit type; see `health types`"
+            : "\"\(name)\" could mean \(matches.joined(separator: " or ")); give the full identifier")
+    }
+    return type
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The authorization sheet in a terminal: lists what the app asks for, with its usage descriptions, then
+/// asks about each type in turn. `y` allows, `n` denies, `q` (or the end of input) closes the sheet without
+/// deciding anything, as dismissing HealthKit's sheet does.
+///
+/// ```
+/// Steps (com.example.steps) would like to access your health data.
+///   Why it reads: Steps charts your steps.
+///   Why it writes: Steps saves the walks you log.
+/// Allow Steps to write Step Count? [y/n/q] y
+/// Allow Steps to read Step Count? [y/n/q] n
+/// ```
+public struct TerminalPresenter: HKAuthorizationPresenter {
+    private let readLine: @Sendable () -> String?
+    private let write: @Sendable (String) -> Void
+
+    /// A presenter on standard input and output.
+    public init() {
+        self.init(readLine: { Swift.readLine() }, write: { text in
+            FileHandle.standardOutput.write(Data(text.utf8))
+        })
+    }
+
+    /// A presenter on any line source and text sink.
+    public init(readLine: @escaping @Sendable () -> String?, write: @escaping @Sendable (String) -> Void) {
+        self.readLine = readLine
+        self.write = write
+    }
+
+    public func present(_ sheet: AuthorizationSheet) async -> AuthorizationSheet.Response {
+        let app = sheet.app
+        write("\(app.name) (\(app.bundleIdentifier)) would like to access your health data.\n")
+        if !sheet.readTypes.isEmpty, let why = app.shareUsageDescription { write("  Why it reads: \(why)\n") }
+        if !sheet.shareTypes.isEmpty, let why = app.updateUsageDescription { write("  Why it writes: \(why)\n") }
+        if !sheet.requiredReadTypes.isEmpty {
+            write("  It cannot work without: \(sheet.requiredReadTypes.sorted().map(Self.displayName).joined(separator: ", "))\n")
+        }
+        var share = Set<String>(), read = Set<String>()
+        for (verb, types) in [("write", sheet.shareTypes), ("read", sheet.readTypes)] {
+            for type in types.sorted() {
+                guard let allowed = ask("Allow \(app.name) to \(verb) \(Self.displayName(type))?") else { return .dismissed }
+                if allowed, verb == "write" { share.insert(type) } else if allowed { read.insert(type) }
+            }
+        }
+        return .decided(share: share, read: read)
+    }
+
+    /// `true` for yes, `false` for no, `nil` to close the sheet; asks again on anything else.
+    private func ask(_ question: String) -> Bool? {
+        while true {
+            write("\(question) [y/n/q] ")
+            guard let line = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else {
+                write("\n")
+                return nil
+            }
+            switch line {
+            case "y", "yes": return true
+            case "n", "no": return false
+            case "q", "quit": return nil
+            default: write("Please answer y (allow), n (deny) or q (close without deciding).\n")
+            }
+        }
+    }
+
+    /// "HKQuantityTypeIdentifierStepCount" → "Step Count".
+    static func displayName(_ identifier: String) -> String {
+        var name = identifier
+        for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCharacteristicTypeIdentifier",
+                       "HKCorrelationTypeIdentifier", "HKClinicalTypeIdentifier", "HKDocumentTypeIdentifier",
+                       "HKDataTypeIdentifier", "HKWorkoutTypeIdentifier", "HK"] where name.hasPrefix(prefix) {
+            name.removeFirst(prefix.count)
+            break
+        }
+        if name.isEmpty { return identifier }
+        var words = ""
+        for (index, character) in name.enumerated() {
+            if index > 0, character.isUppercase, let previous = words.last, previous.isLowercase { words.append(" ") }
+            words.append(character)
+        }
+        return words
+    }
+}

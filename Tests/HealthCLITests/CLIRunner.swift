@@ -1,0 +1,40 @@
+import Foundation
+
+/// What one run of the `health` binary did.
+struct CLIRun {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// The built `health` executable, beside the test bundle in the build products folder.
+let healthExecutable: URL = {
+    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("health").path), dir.path != "/" {
+        dir.deleteLastPathComponent()
+    }
+    return dir.appendingPathComponent("health")
+}()
+
+/// Runs `health` as a user would: with these arguments, this text on standard input, in `directory`.
+func runHealth(_ arguments: [String], input: String = "", in directory: URL? = nil) throws -> CLIRun {
+    let process = Process()
+    process.executableURL = healthExecutable
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    var environment = ProcessInfo.processInfo.environment
+    environment["OPENHEALTHKIT_STORE"] = nil
+    process.environment = environment
+    let out = Pipe(), err = Pipe(), stdin = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = stdin
+    try process.run()
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                  stderr: String(decoding: stderr, as: UTF8.self))
+}

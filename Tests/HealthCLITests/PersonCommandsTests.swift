@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// The person's commands and the terminal authorization sheet, on a real store in a temporary folder.
+@Suite("health CLI: the person's side")
+struct PersonCommandsTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("""
+            {"CFBundleIdentifier": "com.example.steps", "CFBundleName": "Steps", "CFBundleShortVersionString": "1.0",
+             "NSHealthShareUsageDescription": "Steps charts your steps.",
+             "NSHealthUpdateUsageDescription": "Steps saves the walks you log."}
+            """.utf8).write(to: folder.appendingPathComponent("steps.json"))
+    }
+
+    func health(_ arguments: String..., input: String = "") throws -> CLIRun {
+        try runHealth(arguments, input: input, in: folder)
+    }
+
+    @Test func theTerminalSheetAsksEachUndecidedTypeAndRecordsTheAnswers() throws {
+        let run = try health("authorize", "--app", "steps.json", "--write", "stepCount", "--read", "stepCount", "heartRate",
+                             input: "y\nperhaps\nn\ny\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Steps (com.example.steps) would like to access your health data."))
+        #expect(run.stdout.contains("Why it reads: Steps charts your steps."))
+        #expect(run.stdout.contains("Allow Steps to write Step Count? [y/n/q]"))
+        #expect(run.stdout.contains("Please answer y (allow), n (deny) or q"))
+        #expect(run.stdout.hasSuffix("HKQuantityTypeIdentifierStepCount: sharingAuthorized\n"))
+        let apps = try health("apps")
+        #expect(apps.stdout == """
+            Steps (com.example.steps 1.0)
+              HKQuantityTypeIdentifierHeartRate  read denied
+              HKQuantityTypeIdentifierStepCount  write allowed, read allowed
+
+            """)
+        // Decided types are not asked again.
+        let again = try health("authorize", "--app", "steps.json", "--write", "stepCount", input: "")
+        #expect(!again.stdout.contains("would like to access"))
+    }
+
+    @Test func closingTheSheetDecidesNothing() throws {
+        let run = try health("authorize", "--app", "steps.json", "--write", "stepCount", input: "q\n")
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("closed the authorization sheet without deciding"))
+        #expect(try health("apps").stdout.contains("write not decided"))
+    }
+
+    @Test func thePersonChangesPermissionsGuestModeCharacteristicsAndPriority() throws {
+        _ = try health("authorize", "--app", "steps.json", "--write", "stepCount", input: "y\n")
+        #expect(try health("permission", "com.example.steps", "stepCount", "--write", "deny").status == 0)
+        #expect(try health("apps").stdout.contains("write denied"))
+        #expect(try health("permission", "com.example.steps", "--revoke-all").stdout.contains("revoked"))
+        #expect(try health("guest", "on").stdout == "guest mode: on\n")
+        #expect(try health("guest").stdout == "guest mode: on\n")
+        #expect(try health("characteristic", "bloodType", "AB+").status == 0)
+        #expect(try health("priority", "stepCount", "com.example.steps").stdout == "1. Steps (com.example.steps)\n")
+    }
+
+    @Test func badInputIsAOneLineErrorNamingTheProblem() throws {
+        let unknownApp = try health("permission", "com.example.nobody", "stepCount", "--read", "allow")
+        #expect(unknownApp.status == 1)
+        #expect(unknownApp.stderr.contains("com.example.nobody"))
+        let badType = try health("priority", "stepz")
+        #expect(badType.stderr.contains("\"stepz\" is not a HealthKit type"))
+        let badValue = try health("characteristic", "bloodType", "Z")
+        #expect(badValue.stderr.contains("\"Z\" is not a bloodType"))
+        let badManifest = try health("authorize", "--app", "missing.json", "--write", "stepCount")
+        #expect(badManifest.stderr.contains("missing.json"))
+    }
+}
