@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
+        .library(name: "OpenHealthKitUI", targets: ["OpenHealthKitUI"]),
         .executable(name: "health", targets: ["HealthCLI"]),
     ],
     dependencies: [
@@ -30,6 +31,8 @@ let package = Package(
         ),
         // The public, Apple-compatible API (`import OpenHealthKit`).
         .target(name: "OpenHealthKit", dependencies: ["HealthModel", "HealthStore"], swiftSettings: strictSettings),
+        // The seeds' app-side components, for any UI: authorization-management state, trigger-driven requests.
+        .target(name: "OpenHealthKitUI", dependencies: ["OpenHealthKit"], swiftSettings: strictSettings),
         // The `health` command-line tool.
         .executableTarget(
             name: "HealthCLI",
@@ -40,6 +43,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: strictSettings),
+        .testTarget(name: "OpenHealthKitUITests", dependencies: ["OpenHealthKitUI"], swiftSettings: strictSettings),
         .testTarget(name: "HealthCLITests", dependencies: ["HealthCLI"], swiftSettings: strictSettings),
         .testTarget(
             name: "OpenHealthKitTests",
