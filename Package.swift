@@ -44,7 +44,11 @@ let package = Package(
         ),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: strictSettings),
         .testTarget(name: "OpenHealthKitUITests", dependencies: ["OpenHealthKitUI"], swiftSettings: strictSettings),
-        .testTarget(name: "HealthCLITests", dependencies: ["HealthCLI"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "HealthCLITests",
+            dependencies: ["HealthCLI", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "OpenHealthKitTests",
             dependencies: ["OpenHealthKit", "HealthStore", .product(name: "GRDB", package: "GRDB.swift")],

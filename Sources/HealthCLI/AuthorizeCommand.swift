@@ -26,12 +26,7 @@ struct AuthorizeCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let manifest: AppManifest
-        do {
-            manifest = try JSONDecoder().decode(AppManifest.self, from: Data(contentsOf: URL(fileURLWithPath: app)))
-        } catch {
-            throw CommandFailure("\(app) is not an app manifest (JSON with CFBundleIdentifier and CFBundleName): \(error)")
-        }
+        let manifest = try loadManifest(app)
         var share = Set<HKSampleType>()
         for name in writeTypes {
             guard let type = try objectType(named: name) as? HKSampleType else { throw CommandFailure("\(name) cannot be written by apps") }

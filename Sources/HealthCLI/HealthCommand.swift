@@ -8,7 +8,7 @@ struct HealthCommand: AsyncParsableCommand {
         abstract: "OpenHealthKit's command-line tool: HealthKit's catalog and units, and the person's side of a store.",
         subcommands: [
             TypesCommand.self, ConvertCommand.self, UnitCommand.self,
-            AuthorizeCommand.self, AppsCommand.self, PermissionCommand.self, GuestCommand.self,
+            AuthorizeCommand.self, AddCommand.self, AppsCommand.self, PermissionCommand.self, GuestCommand.self,
             CharacteristicCommand.self, PriorityCommand.self,
         ]
     )

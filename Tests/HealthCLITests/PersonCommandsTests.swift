@@ -67,6 +67,11 @@ struct PersonCommandsTests {
         #expect(badType.stderr.contains("\"stepz\" is not a HealthKit type"))
         let badValue = try health("characteristic", "bloodType", "Z")
         #expect(badValue.stderr.contains("\"Z\" is not a bloodType"))
+        _ = try health("authorize", "--app", "steps.json", "--write", "stepCount", input: "y\n")
+        let badUnit = try health("add", "--app", "steps.json", "stepCount", "5", "kg")
+        #expect(badUnit.stderr.contains("unit \"kg\" is not compatible with HKQuantityTypeIdentifierStepCount"))
+        let notAllowed = try health("add", "--app", "steps.json", "heartRate", "60", "count/min")
+        #expect(notAllowed.stderr.contains("has not been given permission to save HKQuantityTypeIdentifierHeartRate"))
         let badManifest = try health("authorize", "--app", "missing.json", "--write", "stepCount")
         #expect(badManifest.stderr.contains("missing.json"))
     }

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import OpenHealthKit
+
+/// `health add`: save a quantity sample as an app, through `HKHealthStore` and its rules.
+struct AddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Save a quantity sample as an app (the app must be allowed to write the type).",
+        discussion: """
+            Example:
+              health add --app steps.json stepCount 1200 count --start 2026-11-23T08:00:00Z --end 2026-11-23T09:00:00Z
+            Dates are ISO 8601; both default to now.
+            """)
+
+    @Option(help: "The app's manifest (JSON with Info.plist keys).")
+    var app: String
+
+    @Argument(help: "The quantity type: an identifier or short name (stepCount).")
+    var type: String
+
+    @Argument(help: "The value.")
+    var value: Double
+
+    @Argument(help: "The unit, in HealthKit's grammar (count, kg, count/min).")
+    var unit: String
+
+    @Option(help: "When the sample starts (ISO 8601).")
+    var start: String?
+
+    @Option(help: "When the sample ends (ISO 8601).")
+    var end: String?
+
+    @Option(help: "Save that many copies, one transaction each.")
+    var times = 1
+
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        let manifest = try loadManifest(app)
+        guard let quantityType = try objectType(named: type) as? HKQuantityType else {
+            throw CommandFailure("\(type) is not a quantity type")
+        }
+        func date(_ text: String?) throws -> Date {
+            guard let text else { return Date() }
+            guard let date = try? Date(text, strategy: .iso8601) else { throw CommandFailure("\"\(text)\" is not an ISO 8601 date") }
+            return date
+        }
+        let (from, to) = (try date(start), try date(end ?? start))
+        let healthStore = HKHealthStore(configuration: .init(storeDirectory: store.directory, app: manifest, presenter: TerminalPresenter()))
+        do {
+            let quantity = HKQuantity(unit: try HKUnit.parse(unit), doubleValue: value)
+            for _ in 0..<max(times, 1) {
+                try await healthStore.save(try HKQuantitySample.validated(type: quantityType, quantity: quantity, start: from, end: to))
+            }
+        } catch let error as HKError {
+            throw CommandFailure(error.message)
+        }
+        print("saved \(max(times, 1)) \(quantityType.identifier) sample\(times > 1 ? "s" : "")")
+    }
+}
+
+/// An app manifest from a JSON file, or a one-line error naming the file.
+func loadManifest(_ path: String) throws -> AppManifest {
+    do {
+        return try JSONDecoder().decode(AppManifest.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    } catch {
+        throw CommandFailure("\(path) is not an app manifest (JSON with CFBundleIdentifier and CFBundleName): \(error)")
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+import Testing
+
+/// Two processes writing one store at the same time, as two apps on one machine would.
+@Suite("Two processes, one store")
+struct TwoProcessTests {
+    @Test func twoProcessesSaveIntoOneStoreAtOnceAndNothingIsLost() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("two-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (file, id) in [("a.json", "com.example.a"), ("b.json", "com.example.b")] {
+            try Data("""
+                {"CFBundleIdentifier": "\(id)", "CFBundleName": "\(id)", "NSHealthShareUsageDescription": "r",
+                 "NSHealthUpdateUsageDescription": "w"}
+                """.utf8).write(to: folder.appendingPathComponent(file))
+            let authorized = try runHealth(["authorize", "--app", file, "--write", "stepCount"], input: "y\n", in: folder)
+            #expect(authorized.status == 0, "\(authorized.stderr)")
+        }
+        // Both start before either finishes: 250 one-sample transactions each.
+        let writers = try ["a.json", "b.json"].map { file -> (Process, Pipe) in
+            let process = Process()
+            process.executableURL = healthExecutable
+            process.arguments = ["add", "--app", file, "stepCount", "1", "count", "--times", "250"]
+            process.currentDirectoryURL = folder
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            return (process, err)
+        }
+        for (process, err) in writers {
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(message)")
+        }
+        let database = try DatabaseQueue(path: folder.appendingPathComponent(".openhealthkit/health.sqlite").path)
+        let counts = try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT source.bundleIdentifier AS app, COUNT(*) AS n FROM sample JOIN source ON source.id = sample.sourceId
+                GROUP BY source.bundleIdentifier ORDER BY app
+                """).map { "\($0["app"] as String)=\($0["n"] as Int)" }
+        }
+        #expect(counts == ["com.example.a=250", "com.example.b=250"])
+        #expect(try database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
+    }
+}
