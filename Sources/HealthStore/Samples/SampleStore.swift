@@ -197,16 +197,22 @@ package struct SampleStore: Sendable {
 
     // MARK: - Read
 
-    /// The samples of a type `app` may see that match `filter`, by start date: all of them with read permission,
-    /// only its own without. Members of correlations are samples too and are included, as in HealthKit
+    /// The samples of a type `app` may see that match `filter`: all of them with read permission, only its own
+    /// without. Sorted by `order` (then by save order, so ties are stable), at most `limit` (`nil`: all).
+    /// Members of correlations are samples too and are included, as in HealthKit
     /// (`HKQuery.predicateForObjectsWithNoCorrelation()` leaves them out).
-    package func samples(ofType type: HKSampleType, matching filter: SampleFilter? = nil, visibleTo app: String) throws -> [HKSample] {
+    package func samples(
+        ofType type: HKSampleType, matching filter: SampleFilter? = nil, visibleTo app: String,
+        order: [SampleOrder] = [SampleOrder(key: .startDate, ascending: true)], limit: Int? = nil
+    ) throws -> [HKSample] {
         let visibility = try readVisibility(app: app, type: type.identifier)
         let condition = try filter?.sql() ?? "1"
+        let orderBy = (order.map { "\($0.key.rawValue) \($0.ascending ? "ASC" : "DESC")" } + ["id ASC"]).joined(separator: ", ")
+        let limitClause: SQL = limit.map { "LIMIT \($0)" } ?? ""
         return try read { db in
             let rows = try SampleRecord.fetchAll(db, SQLRequest<SampleRecord>(literal: """
                 SELECT * FROM sample WHERE type = \(type.identifier) AND \(visibility.condition()) AND \(condition)
-                ORDER BY startDate, id
+                ORDER BY \(sql: orderBy) \(limitClause)
                 """))
             return try rows.map { try SampleStore.sample(from: $0, in: db) }
         }

@@ -1,0 +1,50 @@
+public import Foundation
+
+/// A sample type with an optional predicate, typed by the kind of sample it finds; the building block of
+/// the query descriptors.
+///
+/// ```swift
+/// let recent = HKSamplePredicate.quantitySample(type: HKQuantityType(.heartRate),
+///                                              predicate: HKQuery.predicateForSamples(withStart: start, end: nil))
+/// ```
+public struct HKSamplePredicate<Sample: HKSample>: Hashable, @unchecked Sendable {
+    // @unchecked: NSPredicate is not Sendable on Linux; the predicates HKQuery makes are immutable.
+
+    public let sampleType: HKSampleType
+    public let nsPredicate: NSPredicate?
+
+    init(sampleType: HKSampleType, predicate: NSPredicate?) {
+        self.sampleType = sampleType
+        self.nsPredicate = predicate
+    }
+}
+
+extension HKSamplePredicate where Sample == HKSample {
+    public static func sample(type: HKSampleType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKSample> {
+        .init(sampleType: type, predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKQuantitySample {
+    public static func quantitySample(type: HKQuantityType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKQuantitySample> {
+        .init(sampleType: type, predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKCategorySample {
+    public static func categorySample(type: HKCategoryType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCategorySample> {
+        .init(sampleType: type, predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKCorrelation {
+    public static func correlation(type: HKCorrelationType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCorrelation> {
+        .init(sampleType: type, predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKWorkout {
+    public static func workout(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkout> {
+        .init(sampleType: HKObjectType.workoutType(), predicate: predicate)
+    }
+}

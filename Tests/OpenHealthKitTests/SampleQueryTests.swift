@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import OpenHealthKit
+
+/// Runs an HKSampleQuery and waits for its handler.
+func run(_ store: HKHealthStore, type: HKSampleType, predicate: NSPredicate? = nil, limit: Int = HKObjectQueryNoLimit,
+         sort: [NSSortDescriptor]? = nil) async throws -> [HKSample] {
+    try await withCheckedThrowingContinuation { continuation in
+        store.execute(HKSampleQuery(sampleType: type, predicate: predicate, limit: limit, sortDescriptors: sort) { _, samples, error in
+            if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: samples ?? []) }
+        })
+    }
+}
+
+@Suite("Sample queries")
+struct SampleQueryTests {
+    func stepSamples(at minutes: [Double]) -> [HKQuantitySample] {
+        minutes.map { m in
+            HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: m),
+                             start: now.addingTimeInterval(m * 60), end: now.addingTimeInterval(m * 60 + 30))
+        }
+    }
+
+    @Test func predicateSortAndLimitAreApplied() async throws {
+        let (store, _) = try await authorizedStepsStore()
+        try await store.save(stepSamples(at: [5, 1, 4, 2, 3]))
+        let newestFirst = try await run(store, type: steps, limit: 3,
+                                        sort: [NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: false)])
+        #expect(newestFirst.map { ($0 as! HKQuantitySample).quantity.doubleValue(for: .count()) } == [5, 4, 3])
+        let inRange = try await run(store, type: steps,
+                                    predicate: HKQuery.predicateForSamples(withStart: now.addingTimeInterval(120), end: now.addingTimeInterval(240),
+                                                                           options: .strictStartDate),
+                                    sort: [NSSortDescriptor(key: HKSampleSortIdentifierEndDate, ascending: true)])
+        #expect(inRange.map { ($0 as! HKQuantitySample).quantity.doubleValue(for: .count()) } == [2, 3])
+    }
+
+    @Test func badSortKeysLimitsAndPredicatesAreErrors() async throws {
+        let (store, _) = try await authorizedStepsStore()
+        await #expect(throws: HKError(.errorInvalidArgument)) {
+            _ = try await run(store, type: steps, sort: [NSSortDescriptor(key: "quantity", ascending: true)])
+        }
+        await #expect(throws: HKError(.errorInvalidArgument)) { _ = try await run(store, type: steps, limit: -1) }
+        await #expect(throws: HKError(.errorInvalidArgument)) {
+            _ = try await run(store, type: steps, predicate: NSPredicate(value: true))
+        }
+    }
+
+    @Test func anAppDeniedReadGetsExactlyWhatAStoreOfItsOwnSamplesWouldGive() async throws {
+        // Two stores: one where another app also wrote steps, one where it did not.
+        let (shared, _, sharedFolder) = makeStore(.init(default: .allow, read: [steps.identifier: .deny]))
+        let (alone, _, _) = makeStore(.init(default: .allow, read: [steps.identifier: .deny]))
+        for store in [shared, alone] { try await store.requestAuthorization(toShare: [steps], read: [steps]) }
+        let mine = stepSamples(at: [1, 2, 3])
+        try await shared.save(mine)
+        try await alone.save(mine.map { HKQuantitySample(type: steps, quantity: $0.quantity, start: $0.startDate, end: $0.endDate) })
+        var other = AppManifest.stepsApp
+        other.bundleIdentifier = "com.example.other"
+        let (otherStore, _, _) = makeStore(app: other, .allowAll, in: sharedFolder)
+        try await otherStore.requestAuthorization(toShare: [steps], read: [steps])
+        try await otherStore.save(stepSamples(at: [0, 1.5, 10]))
+
+        for limit in [0, 2] {
+            let a = try await run(shared, type: steps, limit: limit)
+            let b = try await run(alone, type: steps, limit: limit)
+            #expect(a.map(\.startDate) == b.map(\.startDate))
+            #expect(Set(a.map(\.sourceRevision.source.bundleIdentifier)) == ["com.example.steps"])
+        }
+        // The other app, allowed to read, sees everyone's.
+        #expect(try await run(otherStore, type: steps).count == 6)
+    }
+
+    @Test func descriptorsMergeTypesSortAndLimit() async throws {
+        let (store, _) = try await authorizedStepsStore()
+        try await store.save(stepSamples(at: [1, 3, 5]))
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        try await store.save([2.0, 4.0].map {
+            HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 60 + $0),
+                             start: now.addingTimeInterval($0 * 60), end: now.addingTimeInterval($0 * 60))
+        })
+        let descriptor = HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: steps), .quantitySample(type: heartRate)],
+            sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)], limit: 3)
+        let latest = try await descriptor.result(for: store)
+        #expect(latest.map { $0.startDate.timeIntervalSince(now) / 60 } == [5, 4, 3])
+        #expect(latest.map(\.quantityType) == [steps, heartRate, steps])
+
+        let byUUID = HKSampleQueryDescriptor(predicates: [.quantitySample(type: steps)], sortDescriptors: [SortDescriptor(\.uuid)])
+        await #expect(throws: HKError(.errorInvalidArgument)) { _ = try await byUUID.result(for: store) }
+    }
+
+    @Test func workoutsComeBackTypedFromTheirDescriptor() async throws {
+        let (store, _, _) = makeStore(.allowAll)
+        try await store.requestAuthorization(toShare: [HKObjectType.workoutType()], read: [HKObjectType.workoutType()])
+        try await store.save(HKWorkout(activityType: .rowing, start: now, end: now.addingTimeInterval(900)))
+        let workouts = try await HKSampleQueryDescriptor(predicates: [.workout(HKQuery.predicateForWorkouts(with: .rowing))],
+                                                         sortDescriptors: []).result(for: store)
+        #expect(workouts.map(\.workoutActivityType) == [.rowing])
+    }
+}
