@@ -37,7 +37,14 @@ package struct SampleStore: Sendable {
                 try insert(object, sourceId: sourceId, revision: revision, correlationId: nil, savedAt: now, in: db)
             }
         }
+        changes.post(Set(objects.flatMap { object -> [String] in
+            guard let sample = object as? HKSample else { return [] }
+            return [sample.sampleType.identifier] + ((sample as? HKCorrelation)?.objects.map(\.sampleType.identifier) ?? [])
+        }))
     }
+
+    /// Where long-running queries hear about this store's saves and deletes.
+    package var changes: StoreChanges { StoreChanges.for(database.directory) }
 
     /// The share check: each object's type (for a correlation, each member's type) must be allowed.
     /// Each distinct type is looked up once per batch.
@@ -124,9 +131,10 @@ package struct SampleStore: Sendable {
             throw HKError(.errorNotPermissibleForGuestUserMode, "deleting is not permitted in guest mode")
         }
         try checkShare(objects, app: app)
-        try write { db in
+        let touched = try write { db in
             let ownSource = try SampleStore.sourceId(for: SampleStore.revision(for: app).source, in: db, create: false)
             let now = Date().timeIntervalSinceReferenceDate
+            var touched = Set<String>()
             for object in objects {
                 guard let row = try SampleRecord.filter(SampleRecord.Columns.uuid == object.uuid.uuidString).fetchOne(db) else {
                     throw HKError.invalidArgument("object \(object.uuid) is not in the store")
@@ -134,10 +142,12 @@ package struct SampleStore: Sendable {
                 guard row.sourceId == ownSource else {
                     throw HKError(.errorAuthorizationDenied, "\(app.bundleIdentifier) may delete only objects it saved")
                 }
-                try tombstone(row, at: now, in: db)
+                try tombstone(row, at: now, in: db, touched: &touched)
                 _ = try row.delete(db)
             }
+            return touched
         }
+        changes.post(touched)
     }
 
     /// Deletes every object of `type` that `app` saved and that matches `filter`, leaving tombstones; returns how
@@ -151,24 +161,30 @@ package struct SampleStore: Sendable {
         }
         try checkShare(type: type, app: app)
         let condition = try filter.sql()
-        return try write { db in
-            guard let ownSource = try SampleStore.sourceId(for: SampleStore.revision(for: app).source, in: db, create: false) else { return 0 }
+        let (count, touched) = try write { db -> (Int, Set<String>) in
+            guard let ownSource = try SampleStore.sourceId(for: SampleStore.revision(for: app).source, in: db, create: false) else {
+                return (0, [])
+            }
             let rows = try SampleRecord.fetchAll(db, SQLRequest<SampleRecord>(literal: """
                 SELECT * FROM sample
                 WHERE type = \(type.identifier) AND sourceId = \(ownSource) AND correlationId IS NULL AND \(condition)
                 """))
             let now = Date().timeIntervalSinceReferenceDate
+            var touched = Set<String>()
             for row in rows {
-                try tombstone(row, at: now, in: db)
+                try tombstone(row, at: now, in: db, touched: &touched)
                 _ = try row.delete(db)
             }
-            return rows.count
+            return (rows.count, touched)
         }
+        changes.post(touched)
+        return count
     }
 
-    private func tombstone(_ row: SampleRecord, at time: Double, in db: Database) throws {
+    private func tombstone(_ row: SampleRecord, at time: Double, in db: Database, touched: inout Set<String>) throws {
+        touched.insert(row.type)
         let members = try SampleRecord.filter(SampleRecord.Columns.correlationId == row.id).fetchAll(db)
-        for member in members { try tombstone(member, at: time, in: db) }
+        for member in members { try tombstone(member, at: time, in: db, touched: &touched) }
         let sync = try MetadataRecord
             .filter(sql: "sampleId = ? AND key IN (?, ?)", arguments: [row.id, HKMetadataKeySyncIdentifier, HKMetadataKeySyncVersion])
             .fetchAll(db)
@@ -186,13 +202,16 @@ package struct SampleStore: Sendable {
             try Row.fetchAll(db, SQLRequest<Row>(literal: """
                 SELECT uuid, syncIdentifier, syncVersion FROM deletedObject AS sample
                 WHERE type = \(type.identifier) AND \(visibility.condition()) ORDER BY id
-                """)).map { row in
-                var metadata: [String: HKMetadataValue] = [:]
-                if let id = row["syncIdentifier"] as String? { metadata[HKMetadataKeySyncIdentifier] = .string(id) }
-                if let version = row["syncVersion"] as Int? { metadata[HKMetadataKeySyncVersion] = .integer(version) }
-                return HKDeletedObject(uuid: UUID(uuidString: row["uuid"])!, metadata: metadata.isEmpty ? nil : metadata)
-            }
+                """)).map(SampleStore.deletedObject(from:))
         }
+    }
+
+    /// A tombstone row (uuid, syncIdentifier, syncVersion) as the `HKDeletedObject` apps receive.
+    static func deletedObject(from row: Row) -> HKDeletedObject {
+        var metadata: [String: HKMetadataValue] = [:]
+        if let id = row["syncIdentifier"] as String? { metadata[HKMetadataKeySyncIdentifier] = .string(id) }
+        if let version = row["syncVersion"] as Int? { metadata[HKMetadataKeySyncVersion] = .integer(version) }
+        return HKDeletedObject(uuid: UUID(uuidString: row["uuid"])!, metadata: metadata.isEmpty ? nil : metadata)
     }
 
     // MARK: - Read

@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+package import HealthModel
+
+/// Where an anchored query stands: the last sample row and the last tombstone it has delivered. Row ids only
+/// grow (AUTOINCREMENT; SQLite commits one writer at a time), so "after the anchor" is "id greater than".
+package struct AnchorPosition: Sendable, Hashable, Codable {
+    package var sample: Int64
+    package var deleted: Int64
+
+    package init(sample: Int64, deleted: Int64) {
+        self.sample = sample
+        self.deleted = deleted
+    }
+
+    package static let start = AnchorPosition(sample: 0, deleted: 0)
+}
+
+/// What changed since an anchor, as one app may see it.
+package struct AnchoredChanges: Sendable {
+    package var samples: [HKSample]
+    package var deleted: [HKDeletedObject]
+    package var position: AnchorPosition
+}
+
+extension SampleStore {
+    /// The samples matching any of `queries` (each a type and an optional filter) saved after `position`, and the
+    /// tombstones of those types after it — only as `app` may see them, oldest first, at most `limit` in all
+    /// (samples first). The new position comes from the rows returned, so it never reveals rows the app may not see.
+    package func anchoredChanges(
+        _ queries: [(type: HKSampleType, filter: SampleFilter?)], visibleTo app: String, after position: AnchorPosition, limit: Int?
+    ) throws -> AnchoredChanges {
+        var sampleParts: [SQL] = [], deletedParts: [SQL] = []
+        for (type, filter) in queries {
+            let visible = try readVisibility(app: app, type: type.identifier).condition()
+            sampleParts.append("(type = \(type.identifier) AND \(visible) AND \(try filter?.sql() ?? "1"))")
+            deletedParts.append("(type = \(type.identifier) AND \(visible))")
+        }
+        let samplesWhere = sampleParts.isEmpty ? "0" : sampleParts.joined(separator: " OR ")
+        let deletedWhere = deletedParts.isEmpty ? "0" : deletedParts.joined(separator: " OR ")
+        return try database.read { db in
+            let sampleLimit: SQL = limit.map { "LIMIT \($0)" } ?? ""
+            let rows = try SampleRecord.fetchAll(db, SQLRequest<SampleRecord>(literal: """
+                SELECT * FROM sample WHERE id > \(position.sample) AND (\(samplesWhere)) ORDER BY id \(sampleLimit)
+                """))
+            var next = position
+            next.sample = rows.last?.id ?? position.sample
+            var deleted: [HKDeletedObject] = []
+            let remaining = limit.map { $0 - rows.count }
+            if remaining.map({ $0 > 0 }) ?? true {
+                let deletedLimit: SQL = remaining.map { "LIMIT \($0)" } ?? ""
+                let tombstones = try Row.fetchAll(db, SQLRequest<Row>(literal: """
+                    SELECT id, uuid, syncIdentifier, syncVersion FROM deletedObject AS sample
+                    WHERE id > \(position.deleted) AND (\(deletedWhere)) ORDER BY id \(deletedLimit)
+                    """))
+                deleted = tombstones.map(SampleStore.deletedObject(from:))
+                next.deleted = tombstones.last?["id"] ?? position.deleted
+            }
+            return AnchoredChanges(samples: try rows.map { try SampleStore.sample(from: $0, in: db) }, deleted: deleted, position: next)
+        }
+    }
+}

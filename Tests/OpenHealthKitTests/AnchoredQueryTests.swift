@@ -1,0 +1,178 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import OpenHealthKit
+
+/// What one answer of an anchored query carried.
+struct AnchoredAnswer: Sendable {
+    var samples: [HKSample]
+    var deleted: [HKDeletedObject]
+    var anchor: HKQueryAnchor?
+
+    var counts: [Double] { samples.map { ($0 as! HKQuantitySample).quantity.doubleValue(for: .count()) } }
+}
+
+/// Runs a one-shot anchored query and waits for its results.
+func runAnchored(_ store: HKHealthStore, type: HKSampleType = steps, predicate: NSPredicate? = nil, anchor: HKQueryAnchor?,
+                 limit: Int = HKObjectQueryNoLimit) async throws -> AnchoredAnswer {
+    try await withCheckedThrowingContinuation { continuation in
+        store.execute(HKAnchoredObjectQuery(type: type, predicate: predicate, anchor: anchor, limit: limit) { _, samples, deleted, anchor, error in
+            if let error { continuation.resume(throwing: error) }
+            else { continuation.resume(returning: AnchoredAnswer(samples: samples ?? [], deleted: deleted ?? [], anchor: anchor)) }
+        })
+    }
+}
+
+/// Collects every answer of a long-running query (first results, then updates) into a stream.
+final class AnswerStream: Sendable {
+    let answers: AsyncStream<AnchoredAnswer>
+    private let continuation: AsyncStream<AnchoredAnswer>.Continuation
+    private let count = Mutex(0)
+
+    /// How many answers arrived so far.
+    var delivered: Int { count.withLock { $0 } }
+
+    init() { (answers, continuation) = AsyncStream.makeStream() }
+
+    var handler: HKAnchoredObjectQuery.Handler {
+        { [self] _, samples, deleted, anchor, _ in
+            count.withLock { $0 += 1 }
+            continuation.yield(AnchoredAnswer(samples: samples ?? [], deleted: deleted ?? [], anchor: anchor))
+        }
+    }
+}
+
+func count(_ value: Double, at minute: Double = 0) -> HKQuantitySample {
+    HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: value),
+                     start: now.addingTimeInterval(minute * 60), end: now.addingTimeInterval(minute * 60 + 30))
+}
+
+@Suite("Anchored object queries")
+struct AnchoredQueryTests {
+    @Test func aNilAnchorReturnsEverythingAndTheAnchorReturnsOnlyWhatChangedSince() async throws {
+        let (store, _) = try await authorizedStepsStore()
+        try await store.save([count(1), count(2)])
+        let first = try await runAnchored(store, anchor: nil)
+        #expect(first.counts == [1, 2])
+        #expect(first.deleted.isEmpty)
+
+        let again = try await runAnchored(store, anchor: first.anchor)
+        #expect(again.samples.isEmpty && again.deleted.isEmpty)
+        #expect(again.anchor == first.anchor)
+
+        let three = count(3)
+        try await store.save(three)
+        try await store.delete(first.samples[0])
+        let changed = try await runAnchored(store, anchor: first.anchor)
+        #expect(changed.counts == [3])
+        #expect(changed.deleted.map(\.uuid) == [first.samples[0].uuid])
+    }
+
+    @Test func theLimitPagesThroughInOrderWithoutGapsOrRepeats() async throws {
+        let (store, _) = try await authorizedStepsStore()
+        try await store.save((1...7).map { count(Double($0), at: Double(10 - $0)) })
+        var anchor: HKQueryAnchor?
+        var pages: [[Double]] = []
+        while true {
+            let page = try await runAnchored(store, anchor: anchor, limit: 3)
+            if page.samples.isEmpty { break }
+            pages.append(page.counts)
+            anchor = page.anchor
+        }
+        #expect(pages == [[1, 2, 3], [4, 5, 6], [7]])
+    }
+
+    @Test func thePredicateNarrowsTheSamplesButTheAnchorStillAdvances() async throws {
+        let (store, _) = try await authorizedStepsStore()
+        try await store.save([count(1, at: 0), count(2, at: 100)])
+        let early = HKQuery.predicateForSamples(withStart: now, end: now.addingTimeInterval(3600))
+        let answer = try await runAnchored(store, predicate: early, anchor: nil)
+        #expect(answer.counts == [1])
+        try await store.save(count(3, at: 1))
+        #expect(try await runAnchored(store, predicate: early, anchor: answer.anchor).counts == [3])
+    }
+
+    @Test func anAnchorSurvivesJSONAndAReopenedStore() async throws {
+        let (store, folder) = try await authorizedStepsStore()
+        try await store.save([count(1), count(2)])
+        let first = try await runAnchored(store, anchor: nil)
+        let data = try JSONEncoder().encode(first.anchor)
+        try await store.save(count(3))
+
+        let (reopened, _) = try await authorizedStepsStore(in: folder)
+        let restored = try JSONDecoder().decode(HKQueryAnchor.self, from: data)
+        #expect(restored == first.anchor)
+        #expect(try await runAnchored(reopened, anchor: restored).counts == [3])
+    }
+
+    @Test func deletedObjectsKeepTheirSyncIdentifiers() async throws {
+        let (store, _) = try await authorizedStepsStore()
+        let synced = HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: 5), start: now, end: now,
+                                      metadata: [HKMetadataKeySyncIdentifier: "walk-1", HKMetadataKeySyncVersion: 2])
+        try await store.save(synced)
+        let anchor = try await runAnchored(store, anchor: nil).anchor
+        try await store.delete(synced)
+        let deleted = try #require(try await runAnchored(store, anchor: anchor).deleted.first)
+        #expect(deleted.uuid == synced.uuid)
+        #expect(deleted.metadata?[HKMetadataKeySyncIdentifier] as? String == "walk-1")
+    }
+
+    @Test func anAppThatMayNotReadSeesOnlyItsOwnRowsAndItsAnchorDoesNotMoveOverOthers() async throws {
+        let (mine, _, folder) = makeStore(.init(default: .allow, read: [steps.identifier: .deny]))
+        try await mine.requestAuthorization(toShare: [steps], read: [steps])
+        var other = AppManifest.stepsApp
+        other.bundleIdentifier = "com.example.other"
+        let (theirs, _, _) = makeStore(app: other, .allowAll, in: folder)
+        try await theirs.requestAuthorization(toShare: [steps], read: [steps])
+
+        try await mine.save(count(1))
+        let start = try await runAnchored(mine, anchor: nil)
+        #expect(start.counts == [1])
+        let othersSample = count(50)
+        try await theirs.save(othersSample)
+        try await theirs.delete(othersSample)
+        // Another app's save and delete leave this app's anchor where it was: nothing to learn from timing.
+        let after = try await runAnchored(mine, anchor: start.anchor)
+        #expect(after.samples.isEmpty && after.deleted.isEmpty)
+        #expect(after.anchor == start.anchor)
+        // The reader that may read sees both.
+        let everything = try await runAnchored(theirs, anchor: nil)
+        #expect(everything.counts == [1])
+        #expect(everything.deleted.map(\.uuid) == [othersSample.uuid])
+    }
+
+    @Test func theUpdateHandlerReportsLaterSavesAndDeletesUntilStopped() async throws {
+        let (store, _) = try await authorizedStepsStore()
+        try await store.save(count(1))
+        let stream = AnswerStream()
+        let query = HKAnchoredObjectQuery(type: steps, predicate: nil, anchor: nil, limit: HKObjectQueryNoLimit, resultsHandler: stream.handler)
+        query.updateHandler = stream.handler
+        store.execute(query)
+        var answers = stream.answers.makeAsyncIterator()
+        #expect(await answers.next()?.counts == [1])
+
+        // A save of another type wakes nothing; the next save of steps is the next answer.
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        try await store.save(HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 70), start: now, end: now))
+        let two = count(2)
+        try await store.save(two)
+        let update = await answers.next()
+        #expect(update?.counts == [2])
+        try await store.delete(two)
+        #expect(await answers.next()?.deleted.map(\.uuid) == [two.uuid])
+
+        store.stop(query)
+        try await Task.sleep(for: .milliseconds(50))
+        try await store.save(count(3))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(stream.delivered == 3, "a stopped query reports nothing more")
+    }
+
+    @Test func aNegativeLimitOrAForeignPredicateIsAnError() async throws {
+        let (store, _) = try await authorizedStepsStore()
+        await #expect(throws: HKError(.errorInvalidArgument)) { _ = try await runAnchored(store, anchor: nil, limit: -2) }
+        await #expect(throws: HKError(.errorInvalidArgument)) {
+            _ = try await runAnchored(store, predicate: NSPredicate { _, _ in true }, anchor: nil)
+        }
+    }
+}
