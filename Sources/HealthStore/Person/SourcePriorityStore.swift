@@ -12,22 +12,36 @@ package struct SourcePriorityStore: Sendable {
         self.database = database
     }
 
-    /// The order for a type: the person's placed sources, then every other source with samples of the type
-    /// (by first write).
+    /// The order for a type: the person's placed sources, then every other source with samples of the type in the
+    /// default order (see `rankedSources(for:in:)`).
     package func order(for type: HKSampleType) throws -> [HKSource] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT source.bundleIdentifier, source.name FROM sourcePriority JOIN source ON source.id = sourcePriority.sourceId
-                WHERE sourcePriority.type = ? ORDER BY sourcePriority.position
-                """, arguments: [type.identifier])
-            + Row.fetchAll(db, sql: """
-                SELECT source.bundleIdentifier, source.name FROM source
-                JOIN (SELECT sourceId, MIN(id) AS firstSample FROM sample WHERE type = ? GROUP BY sourceId) AS written
-                  ON written.sourceId = source.id
-                WHERE source.id NOT IN (SELECT sourceId FROM sourcePriority WHERE type = ?)
-                ORDER BY written.firstSample
-                """, arguments: [type.identifier, type.identifier])
-        }.map { HKSource(name: $0["name"], bundleIdentifier: $0["bundleIdentifier"]) }
+        try database.read { db in try SourcePriorityStore.rankedSources(for: type.identifier, in: db).map(\.source) }
+    }
+
+    /// The sources of a type in priority order, highest first, with their row ids. The person's placed sources come
+    /// first; the rest follow the Health app's default (support.apple.com/HT204351 and the query issue): the
+    /// person's manual entries (the Health app, `com.apple.Health`), then the person's Apple devices — watches
+    /// before phones (`com.apple.health.*` sources, told apart by the product type of their samples) — then apps
+    /// in the order they first wrote the type.
+    static func rankedSources(for type: String, in db: Database) throws -> [(id: Int64, source: HKSource)] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT source.id, source.bundleIdentifier, source.name FROM sourcePriority JOIN source ON source.id = sourcePriority.sourceId
+            WHERE sourcePriority.type = ? ORDER BY sourcePriority.position
+            """, arguments: [type])
+        + Row.fetchAll(db, sql: """
+            SELECT source.id, source.bundleIdentifier, source.name FROM source
+            JOIN (SELECT sourceId, MIN(id) AS firstSample, MAX(productType LIKE 'Watch%') AS isWatch
+                  FROM sample WHERE type = ? GROUP BY sourceId) AS written
+              ON written.sourceId = source.id
+            WHERE source.id NOT IN (SELECT sourceId FROM sourcePriority WHERE type = ?)
+            ORDER BY CASE
+                       WHEN source.bundleIdentifier = 'com.apple.Health' THEN 0
+                       WHEN source.bundleIdentifier LIKE 'com.apple.health.%' AND written.isWatch THEN 1
+                       WHEN source.bundleIdentifier LIKE 'com.apple.health.%' THEN 2
+                       ELSE 3
+                     END, written.firstSample
+            """, arguments: [type, type])
+        return rows.map { (id: $0["id"], source: HKSource(name: $0["name"], bundleIdentifier: $0["bundleIdentifier"])) }
     }
 
     /// Places `bundleIdentifiers` first, in this order, for `type`, replacing the previous order. Each must be an

@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+package import HealthModel
+
+/// The input of a statistics calculation: the samples one app may see, and their sources in priority order
+/// (`Sample.sourceRank` indexes `sources`).
+package struct StatisticsSamples: Sendable {
+    package var samples: [StatisticsCalculator.Sample]
+    package var sources: [HKSource]
+}
+
+extension SampleStore {
+    /// The samples of `type` that `app` may see and that match `filter`, restricted to those overlapping
+    /// `[from, to)` when given (an instant at `from` counts). One indexed range scan; values stay in base units.
+    package func statisticsSamples(
+        of type: HKQuantityType, matching filter: SampleFilter?, visibleTo app: String, from: Double? = nil, to: Double? = nil
+    ) throws -> StatisticsSamples {
+        let visibility = try readVisibility(app: app, type: type.identifier)
+        let condition = try filter?.sql() ?? "1"
+        var window: [SQL] = []
+        if let from { window.append("sample.endDate >= \(from)") }
+        if let to { window.append("sample.startDate < \(to)") }
+        let windowCondition: SQL = window.isEmpty ? "1" : window.joined(separator: " AND ")
+        return try database.read { db in
+            let ranked = try SourcePriorityStore.rankedSources(for: type.identifier, in: db)
+            var rankOf: [Int64: Int] = [:]
+            for (rank, entry) in ranked.enumerated() { rankOf[entry.id] = rank }
+            var samples: [StatisticsCalculator.Sample] = []
+            let request = SQLRequest<Row>(literal: """
+                SELECT startDate, endDate, value, sourceId, savedAt FROM sample
+                WHERE type = \(type.identifier) AND \(windowCondition) AND \(visibility.condition()) AND \(condition)
+                ORDER BY startDate
+                """)
+            let rows = try Row.fetchCursor(db, request)
+            while let row = try rows.next() {
+                let sourceId: Int64 = row[3]
+                samples.append(StatisticsCalculator.Sample(
+                    start: row[0], end: row[1], value: row[2] ?? 0, sourceRank: rankOf[sourceId] ?? ranked.count, savedAt: row[4]))
+            }
+            return StatisticsSamples(samples: samples, sources: ranked.map(\.source))
+        }
+    }
+}

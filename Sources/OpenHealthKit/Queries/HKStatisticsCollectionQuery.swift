@@ -1,0 +1,154 @@
+public import Foundation
+import HealthStore
+import Synchronization
+
+/// Statistics per interval — per day, per hour, per week — anchored at a date and stepping by calendar
+/// components in the caller's calendar and time zone (days on DST changes last 23 or 25 hours). Each interval
+/// is computed like an `HKStatisticsQuery`; cumulative samples spanning a boundary count in proportion to their
+/// overlap. With a `statisticsUpdateHandler` the query keeps running and reports each interval that a later
+/// save or delete changes.
+///
+/// ```swift
+/// let query = HKStatisticsCollectionQuery(quantityType: HKQuantityType(.stepCount), quantitySamplePredicate: lastWeek,
+///                                         options: .cumulativeSum, anchorDate: midnight,
+///                                         intervalComponents: DateComponents(day: 1))
+/// query.initialResultsHandler = { _, collection, error in
+///     collection?.enumerateStatistics(from: weekAgo, to: now) { day, _ in print(day.sumQuantity() as Any) }
+/// }
+/// store.execute(query)
+/// ```
+///
+/// The intervals span the predicate's date range (an overlap `predicateForSamples(withStart:end:)`), or the
+/// samples' when it sets none.
+public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
+    // @unchecked: the handlers and calendar are behind a Mutex; the rest is set once.
+
+    public typealias InitialResultsHandler = @Sendable (HKStatisticsCollectionQuery, HKStatisticsCollection?, (any Error)?) -> Void
+    public typealias UpdateHandler = @Sendable (HKStatisticsCollectionQuery, HKStatistics?, HKStatisticsCollection?, (any Error)?) -> Void
+
+    public let anchorDate: Date
+    public let options: HKStatisticsOptions
+    public let intervalComponents: DateComponents
+
+    private struct Handlers {
+        var initial: InitialResultsHandler?
+        var update: UpdateHandler?
+        var calendar: Calendar = .current
+    }
+    private let handlers = Mutex(Handlers())
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    public var initialResultsHandler: InitialResultsHandler? {
+        get { handlers.withLock { $0.initial } }
+        set { handlers.withLock { $0.initial = newValue } }
+    }
+
+    /// Set before executing to keep the query running after its initial results.
+    public var statisticsUpdateHandler: UpdateHandler? {
+        get { handlers.withLock { $0.update } }
+        set { handlers.withLock { $0.update = newValue } }
+    }
+
+    /// The calendar (and its time zone) the intervals follow: the caller's current calendar unless set — an
+    /// OpenHealthKit addition, since a server answers people in many time zones.
+    public var calendar: Calendar {
+        get { handlers.withLock { $0.calendar } }
+        set { handlers.withLock { $0.calendar = newValue } }
+    }
+
+    public init(quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions,
+                anchorDate: Date, intervalComponents: DateComponents) {
+        self.anchorDate = anchorDate
+        self.options = options
+        self.intervalComponents = intervalComponents
+        super.init(objectType: quantityType, predicate: quantitySamplePredicate)
+    }
+
+    /// A computed collection and the buckets behind it, by interval index (for finding what an update changed).
+    struct Computed: Sendable {
+        let collection: HKStatisticsCollection
+        let byInterval: [Int: (bucket: StatisticsCalculator.Bucket?, statistics: HKStatistics)]
+
+        /// The statistics whose values differ from `old`'s, in time order.
+        func changes(since old: Computed) -> [HKStatistics] {
+            byInterval.keys.sorted().compactMap { k in
+                let new = byInterval[k]!
+                return old.byInterval[k]?.bucket == new.bucket ? nil : new.statistics
+            }
+        }
+    }
+
+    /// Computes the collection (shared with `HKStatisticsCollectionQueryDescriptor`).
+    static func compute(_ plan: StatisticsPlan, intervals: StatisticsIntervals, on store: HKHealthStore) throws -> Computed {
+        let loaded = try plan.load(on: store)
+        let ref = { (t: Double) in Date(timeIntervalSinceReferenceDate: t) }
+        let rangeStart = plan.window.start ?? loaded.samples.map(\.start).min().map(ref)
+        // The range's end: the window's (exclusive) or the latest instant any sample touches.
+        let lastTouched = loaded.samples.map { max($0.end, $0.start) }.max().map(ref)
+        guard let rangeStart, let rangeEnd = plan.window.end ?? lastTouched, rangeStart <= rangeEnd else {
+            let empty = HKStatisticsCollection(intervals: intervals, quantityType: plan.type, options: plan.options,
+                                               firstIndex: 0, computed: [], populated: [])
+            return Computed(collection: empty, byInterval: [:])
+        }
+        let first = intervals.index(containing: rangeStart)
+        var last = intervals.index(containing: rangeEnd)
+        if plan.window.end != nil, intervals.start(of: last) == rangeEnd, last > first { last -= 1 }
+        if plan.window.end == nil, intervals.start(of: last) == rangeEnd, last > first,
+           !loaded.samples.contains(where: { ref($0.start) == rangeEnd }) {
+            last -= 1  // samples ending exactly on a boundary do not open the next interval
+        }
+        var borders = (first...(last + 1)).map { intervals.start(of: $0).timeIntervalSinceReferenceDate }
+        if let start = plan.window.start { borders[0] = max(borders[0], start.timeIntervalSinceReferenceDate) }
+        if let end = plan.window.end { borders[borders.count - 1] = min(borders[borders.count - 1], end.timeIntervalSinceReferenceDate) }
+        let buckets = plan.calculator.compute(loaded.samples, borders: borders)
+        var byInterval: [Int: (StatisticsCalculator.Bucket?, HKStatistics)] = [:]
+        var computed: [HKStatistics] = [], populated: [Bool] = []
+        for (offset, bucket) in buckets.enumerated() {
+            let interval = intervals.interval(first + offset)
+            let statistics = plan.statistics(bucket.merged == nil ? nil : bucket, start: interval.start, end: interval.end,
+                                             sources: loaded.sources)
+            computed.append(statistics)
+            populated.append(bucket.merged != nil)
+            byInterval[first + offset] = (bucket.merged == nil ? nil : bucket, statistics)
+        }
+        let collection = HKStatisticsCollection(intervals: intervals, quantityType: plan.type, options: plan.options,
+                                                firstIndex: first, computed: computed, populated: populated)
+        return Computed(collection: collection, byInterval: byInterval)
+    }
+}
+
+extension HKStatisticsCollectionQuery: ExecutableQuery {
+    func start(on store: HKHealthStore) {
+        let type = objectType as! HKQuantityType
+        let setup = Result { () throws -> (StatisticsPlan, StatisticsIntervals) in
+            (try StatisticsPlan(type: type, predicate: predicate, options: options),
+             try StatisticsIntervals(anchor: anchorDate, components: intervalComponents, calendar: calendar))
+        }
+        let started = Task.detached { [self] in
+            do {
+                let (plan, intervals) = try setup.get()
+                let updates = statisticsUpdateHandler == nil ? nil : try store.sampleStore().changes.subscribe()
+                var current = try Self.compute(plan, intervals: intervals, on: store)
+                guard !Task.isCancelled else { return }
+                initialResultsHandler?(self, current.collection, nil)
+                guard let updates else { return }
+                for await types in updates where types.contains(type.identifier) {
+                    let next = try Self.compute(plan, intervals: intervals, on: store)
+                    guard !Task.isCancelled else { return }
+                    let changed = next.changes(since: current)
+                    current = next
+                    for statistics in changed { statisticsUpdateHandler?(self, statistics, next.collection, nil) }
+                }
+            } catch {
+                guard !Task.isCancelled else { return }
+                if let handler = initialResultsHandler { handler(self, nil, error) }
+                else { statisticsUpdateHandler?(self, nil, nil, error) }
+            }
+        }
+        task.withLock { $0 = started }
+    }
+
+    func stop() {
+        task.withLock { $0?.cancel() }
+    }
+}

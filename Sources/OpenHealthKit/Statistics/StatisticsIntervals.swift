@@ -1,0 +1,49 @@
+import Foundation
+
+/// The intervals of a statistics collection: interval k is `[anchor + k·components, anchor + (k+1)·components)`,
+/// each computed from the anchor with the calendar (so no drift, month ends clamp relative to the anchor, and
+/// days follow the wall clock: 23 or 25 hours on DST days), half-open.
+struct StatisticsIntervals: Sendable {
+    let anchor: Date
+    let components: DateComponents
+    let calendar: Calendar
+    /// Roughly one interval, to guess an index before correcting it.
+    private let approximateLength: Double
+
+    private static let fields: [Calendar.Component] = [.era, .year, .month, .weekOfYear, .day, .hour, .minute, .second, .nanosecond]
+
+    init(anchor: Date, components: DateComponents, calendar: Calendar) throws {
+        let values = Self.fields.compactMap { components.value(for: $0) }
+        guard !values.isEmpty, values.allSatisfy({ $0 >= 0 }), values.contains(where: { $0 > 0 }) else {
+            throw HKError.invalidArgument(
+                "intervalComponents \(components) must set at least one of year, month, weekOfYear, day, hour, minute, second or nanosecond to a positive value, and none negative")
+        }
+        self.anchor = anchor
+        self.components = components
+        self.calendar = calendar
+        guard let next = calendar.date(byAdding: components, to: anchor), next > anchor else {
+            throw HKError.invalidArgument("intervalComponents \(components) do not advance from the anchor date \(anchor)")
+        }
+        approximateLength = next.timeIntervalSince(anchor)
+    }
+
+    /// The start of interval `k`.
+    func start(of k: Int) -> Date {
+        var scaled = DateComponents()
+        for field in Self.fields {
+            if let value = components.value(for: field) { scaled.setValue(value * k, for: field) }
+        }
+        return calendar.date(byAdding: scaled, to: anchor) ?? anchor.addingTimeInterval(approximateLength * Double(k))
+    }
+
+    /// The index of the interval holding `date`.
+    func index(containing date: Date) -> Int {
+        var k = Int((date.timeIntervalSince(anchor) / approximateLength).rounded(.down))
+        while start(of: k) > date { k -= 1 }
+        while start(of: k + 1) <= date { k += 1 }
+        return k
+    }
+
+    /// The interval `k` as a date interval.
+    func interval(_ k: Int) -> DateInterval { DateInterval(start: start(of: k), end: start(of: k + 1)) }
+}
