@@ -141,7 +141,7 @@ struct AnchoredQueryTests {
         #expect(everything.deleted.map(\.uuid) == [othersSample.uuid])
     }
 
-    @Test func theUpdateHandlerReportsLaterSavesAndDeletesUntilStopped() async throws {
+    @Test(.timeLimit(.minutes(1))) func theUpdateHandlerReportsLaterSavesAndDeletesUntilStopped() async throws {
         let (store, _) = try await authorizedStepsStore()
         try await store.save(count(1))
         let stream = AnswerStream()

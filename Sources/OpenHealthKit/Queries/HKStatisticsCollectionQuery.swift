@@ -69,11 +69,14 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
         let collection: HKStatisticsCollection
         let byInterval: [Int: (bucket: StatisticsCalculator.Bucket?, statistics: HKStatistics)]
 
-        /// The statistics whose values differ from `old`'s, in time order.
-        func changes(since old: Computed) -> [HKStatistics] {
-            byInterval.keys.sorted().compactMap { k in
-                let new = byInterval[k]!
-                return old.byInterval[k]?.bucket == new.bucket ? nil : new.statistics
+        /// The statistics of the intervals whose values differ from `old`'s, in time order — an interval that lost
+        /// all its data (or fell out of the range) is reported empty.
+        func changes(since old: Computed, plan: StatisticsPlan, intervals: StatisticsIntervals) -> [HKStatistics] {
+            Set(byInterval.keys).union(old.byInterval.keys).sorted().compactMap { k in
+                guard old.byInterval[k]?.bucket != byInterval[k]?.bucket else { return nil }
+                if let new = byInterval[k] { return new.statistics }
+                let interval = intervals.interval(k)
+                return plan.statistics(nil, start: interval.start, end: interval.end, sources: [])
             }
         }
     }
@@ -135,7 +138,7 @@ extension HKStatisticsCollectionQuery: ExecutableQuery {
                 for await types in updates where types.contains(type.identifier) {
                     let next = try Self.compute(plan, intervals: intervals, on: store)
                     guard !Task.isCancelled else { return }
-                    let changed = next.changes(since: current)
+                    let changed = next.changes(since: current, plan: plan, intervals: intervals)
                     current = next
                     for statistics in changed { statisticsUpdateHandler?(self, statistics, next.collection, nil) }
                 }
