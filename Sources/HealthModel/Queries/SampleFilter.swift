@@ -16,6 +16,9 @@ package indirect enum SampleFilter: Sendable, Hashable {
     case metadataValues(key: String, values: Set<HKMetadataValue>)
     case noCorrelation
     case workoutActivityType(HKWorkoutActivityType)
+    /// Correlations holding at least one member of `type` that matches `filter` (`HKCorrelationQuery`'s sample
+    /// predicates).
+    case correlationMember(type: String, filter: SampleFilter)
     case and([SampleFilter])
     case or([SampleFilter])
     case not(SampleFilter)
@@ -71,6 +74,12 @@ package indirect enum SampleFilter: Sendable, Hashable {
             return !inCorrelation
         case .workoutActivityType(let type):
             return (object as? HKWorkout)?.workoutActivityType == type
+        case .correlationMember(let type, let filter):
+            guard let correlation = object as? HKCorrelation else { return false }
+            for member in correlation.objects where member.sampleType.identifier == type {
+                if try filter.matches(member, inCorrelation: true) { return true }
+            }
+            return false
         case .and(let filters):
             for filter in filters where try !filter.matches(object, inCorrelation: inCorrelation) { return false }
             return true

@@ -235,6 +235,16 @@ package final class HealthDatabase: Sendable {
                 t.uniqueKey(["type", "position"])
             }
         }
+        migrator.registerMigration("v5: background delivery") { db in
+            // What each app asked with enableBackgroundDelivery(for:frequency:): HKUpdateFrequency raw values 1…4.
+            try db.create(table: "backgroundDelivery") { t in
+                t.column("app", .text).notNull()
+                t.column("type", .text).notNull()
+                t.column("frequency", .integer).notNull().check { $0 >= 1 && $0 <= 4 }
+                t.column("updatedAt", .double).notNull()
+                t.primaryKey(["app", "type"])
+            }
+        }
         return migrator
     }()
 }

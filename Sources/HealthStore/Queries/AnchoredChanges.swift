@@ -30,14 +30,7 @@ extension SampleStore {
     package func anchoredChanges(
         _ queries: [(type: HKSampleType, filter: SampleFilter?)], visibleTo app: String, after position: AnchorPosition, limit: Int?
     ) throws -> AnchoredChanges {
-        var sampleParts: [SQL] = [], deletedParts: [SQL] = []
-        for (type, filter) in queries {
-            let visible = try readVisibility(app: app, type: type.identifier).condition()
-            sampleParts.append("(type = \(type.identifier) AND \(visible) AND \(try filter?.sql() ?? "1"))")
-            deletedParts.append("(type = \(type.identifier) AND \(visible))")
-        }
-        let samplesWhere = sampleParts.isEmpty ? "0" : sampleParts.joined(separator: " OR ")
-        let deletedWhere = deletedParts.isEmpty ? "0" : deletedParts.joined(separator: " OR ")
+        let (samplesWhere, deletedWhere) = try conditions(queries, visibleTo: app)
         return try database.read { db in
             let sampleLimit: SQL = limit.map { "LIMIT \($0)" } ?? ""
             let rows = try SampleRecord.fetchAll(db, SQLRequest<SampleRecord>(literal: """
@@ -57,6 +50,53 @@ extension SampleStore {
                 next.deleted = tombstones.last?["id"] ?? position.deleted
             }
             return AnchoredChanges(samples: try rows.map { try SampleStore.sample(from: $0, in: db) }, deleted: deleted, position: next)
+        }
+    }
+}
+
+extension SampleStore {
+    /// The conditions on `sample` and on `deletedObject` (aliased `sample`) that keep the rows matching any of
+    /// `queries` which `app` may see.
+    private func conditions(_ queries: [(type: HKSampleType, filter: SampleFilter?)], visibleTo app: String) throws -> (SQL, SQL) {
+        var sampleParts: [SQL] = [], deletedParts: [SQL] = []
+        for (type, filter) in queries {
+            let visibility = try readVisibility(app: app, type: type.identifier)
+            sampleParts.append("(type = \(type.identifier) AND \(visibility.condition()) AND \(try filter?.sql() ?? "1"))")
+            deletedParts.append("(type = \(type.identifier) AND \(visibility.condition(tombstones: true)))")
+        }
+        return (sampleParts.isEmpty ? "0" : sampleParts.joined(separator: " OR "),
+                deletedParts.isEmpty ? "0" : deletedParts.joined(separator: " OR "))
+    }
+
+    /// For observer queries: whether anything matching `queries` that `app` may see was saved or deleted after
+    /// `position`, and the store's newest position (every row, seen or not — it is never shown to the app).
+    package func observe(
+        _ queries: [(type: HKSampleType, filter: SampleFilter?)], visibleTo app: String, after position: AnchorPosition?
+    ) throws -> (changed: Bool, position: AnchorPosition) {
+        let (samplesWhere, deletedWhere) = try conditions(queries, visibleTo: app)
+        return try database.read { db in
+            let newest = AnchorPosition(
+                sample: try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) FROM sample") ?? 0,
+                deleted: try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) FROM deletedObject") ?? 0)
+            guard let position else { return (false, newest) }
+            let changed = try Bool.fetchOne(db, SQLRequest<Bool>(literal: """
+                SELECT EXISTS (SELECT 1 FROM sample WHERE id > \(position.sample) AND (\(samplesWhere)))
+                    OR EXISTS (SELECT 1 FROM deletedObject AS sample WHERE id > \(position.deleted) AND (\(deletedWhere)))
+                """)) ?? false
+            return (changed, newest)
+        }
+    }
+
+    /// The sources of the samples of `type` matching `filter` that `app` may see, by name.
+    package func sources(ofType type: HKSampleType, matching filter: SampleFilter?, visibleTo app: String) throws -> [HKSource] {
+        let visibility = try readVisibility(app: app, type: type.identifier)
+        let condition = try filter?.sql() ?? "1"
+        return try database.read { db in
+            try Row.fetchAll(db, SQLRequest<Row>(literal: """
+                SELECT name, bundleIdentifier FROM source WHERE id IN (
+                    SELECT DISTINCT sourceId FROM sample WHERE type = \(type.identifier) AND \(visibility.condition()) AND \(condition))
+                ORDER BY name, bundleIdentifier
+                """)).map { HKSource(name: $0["name"], bundleIdentifier: $0["bundleIdentifier"]) }
         }
     }
 }

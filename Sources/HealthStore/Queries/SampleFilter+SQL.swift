@@ -62,6 +62,12 @@ extension SampleFilter {
             return "sample.correlationId IS NULL"
         case .workoutActivityType(let type):
             return "sample.id IN (SELECT sampleId FROM workout WHERE activityType = \(type.rawValue))"
+        case .correlationMember(let type, let filter):
+            // The inner `sample` (the member) shadows the outer one inside the subquery, so `filter` applies to it.
+            return """
+                sample.id IN (SELECT sample.correlationId FROM sample
+                              WHERE sample.correlationId IS NOT NULL AND sample.type = \(type) AND \(try filter.sql()))
+                """
         case .and(let filters):
             return Self.all(try filters.map { try $0.sql() })
         case .or(let filters):

@@ -8,11 +8,22 @@ package struct ReadVisibility: Sendable {
     /// The reading app's source row, if it ever saved anything.
     let ownSourceId: Int64?
     let canReadOthers: Bool
+    /// For a correlation type (blood pressure, food), which nobody is asked about directly: the member types
+    /// the app may read. Another source's correlation is visible only when the app may read every member type it
+    /// holds.
+    var readableMemberTypes: [String]? = nil
 
-    /// The SQL condition on `sample` (aliased as given) that keeps the visible rows.
-    package func condition(alias: String = "sample") -> SQL {
-        if canReadOthers { return "1" }
-        guard let ownSourceId else { return "0" }
-        return "\(sql: alias).sourceId = \(ownSourceId)"
+    /// The SQL condition on `sample` (aliased as given) that keeps the visible rows. For tombstones
+    /// (`deletedObject`) of correlations, whose members are gone, only the app's own are visible.
+    package func condition(alias: String = "sample", tombstones: Bool = false) -> SQL {
+        let own: SQL = ownSourceId.map { "\(sql: alias).sourceId = \($0)" } ?? "0"
+        if readableMemberTypes != nil && tombstones { return own }
+        if let readableMemberTypes {
+            return """
+                (\(own) OR NOT EXISTS (SELECT 1 FROM sample AS member WHERE member.correlationId = \(sql: alias).id
+                                       AND member.type NOT IN \(readableMemberTypes)))
+                """
+        }
+        return canReadOthers ? "1" : own
     }
 }

@@ -201,7 +201,7 @@ package struct SampleStore: Sendable {
         return try read { db in
             try Row.fetchAll(db, SQLRequest<Row>(literal: """
                 SELECT uuid, syncIdentifier, syncVersion FROM deletedObject AS sample
-                WHERE type = \(type.identifier) AND \(visibility.condition()) ORDER BY id
+                WHERE type = \(type.identifier) AND \(visibility.condition(tombstones: true)) ORDER BY id
                 """)).map(SampleStore.deletedObject(from:))
         }
     }
@@ -238,9 +238,12 @@ package struct SampleStore: Sendable {
     }
 
     package func readVisibility(app: String, type: String) throws -> ReadVisibility {
-        let canRead = try authorization.canRead(app: app, type: type)
         let own = try read { db in try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE bundleIdentifier = ?", arguments: [app]) }
-        return ReadVisibility(ownSourceId: own, canReadOthers: canRead)
+        if let correlation = HKObjectType.type(forIdentifier: type) as? HKCorrelationType {
+            let readable = try correlation.memberTypeIdentifiers.sorted().filter { try authorization.canRead(app: app, type: $0) }
+            return ReadVisibility(ownSourceId: own, canReadOthers: false, readableMemberTypes: readable)
+        }
+        return ReadVisibility(ownSourceId: own, canReadOthers: try authorization.canRead(app: app, type: type))
     }
 
     /// Rebuilds the object a row stands for, with its metadata, source revision and device.

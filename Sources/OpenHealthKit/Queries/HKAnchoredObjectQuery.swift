@@ -23,6 +23,7 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
 
     private let anchor: HKQueryAnchor?
     private let limit: Int
+    private let parts: [(HKSampleType, NSPredicate?)]
     private let resultsHandler: Handler
     private let handler = Mutex<Handler?>(nil)
     private let task = Mutex<Task<Void, Never>?>(nil)
@@ -36,37 +37,30 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     public init(type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int, resultsHandler: @escaping Handler) {
         self.anchor = anchor
         self.limit = limit
+        self.parts = [(type, predicate)]
         self.resultsHandler = resultsHandler
         super.init(objectType: type, predicate: predicate)
+    }
+
+    /// One query over several types, each with its own predicate; one anchor covers them all.
+    public init(queryDescriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int, resultsHandler: @escaping Handler) {
+        self.anchor = anchor
+        self.limit = limit
+        self.parts = queryDescriptors.map { ($0.sampleType, $0.predicate) }
+        self.resultsHandler = resultsHandler
+        super.init(objectType: queryDescriptors.first?.sampleType, predicate: queryDescriptors.first?.predicate)
     }
 }
 
 extension HKAnchoredObjectQuery: ExecutableQuery {
     func start(on store: HKHealthStore) {
-        let type = objectType as! HKSampleType
-        let limit = self.limit
-        let filter = Result { () throws -> SampleFilter? in
-            guard limit >= 0 else { throw HKError.invalidArgument("a query's limit is \(limit); it must be 0 (no limit) or more") }
-            return try SampleFilter(optional: predicate)
-        }
+        let plan = Result { try AnchoredPlan(parts, limit: limit) }
         let startPosition = anchor?.position ?? .start
         let started = Task.detached { [self] in
             do {
-                let filter = try filter.get()
-                let updates = updateHandler == nil ? nil : try store.sampleStore().changes.subscribe()
-                let fetch = { (position: AnchorPosition, limit: Int?) throws -> AnchoredChanges in
-                    try store.sampleStore().anchoredChanges([(type, filter)], visibleTo: store.configuration.app.bundleIdentifier,
-                                                            after: position, limit: limit)
-                }
-                var changes = try fetch(startPosition, limit == HKObjectQueryNoLimit ? nil : limit)
-                guard !Task.isCancelled else { return }
-                resultsHandler(self, changes.samples, changes.deleted, HKQueryAnchor(changes.position), nil)
-                guard let updates else { return }
-                for await types in updates where types.contains(type.identifier) {
-                    let next = try fetch(changes.position, nil)
-                    guard !Task.isCancelled else { return }
-                    guard !next.samples.isEmpty || !next.deleted.isEmpty else { continue }
-                    changes = next
+                try await plan.get().run(on: store, from: startPosition, live: updateHandler != nil) { first in
+                    resultsHandler(self, first.samples, first.deleted, HKQueryAnchor(first.position), nil)
+                } update: { next in
                     updateHandler?(self, next.samples, next.deleted, HKQueryAnchor(next.position), nil)
                 }
             } catch {

@@ -1,0 +1,26 @@
+public import Foundation
+
+/// A sample type and an optional predicate: one part of a query over several types
+/// (`HKSampleQuery(queryDescriptors:…)`, `HKAnchoredObjectQuery(queryDescriptors:…)`, `HKObserverQuery(queryDescriptors:…)`).
+///
+/// ```swift
+/// let descriptors = [HKQueryDescriptor(sampleType: HKQuantityType(.stepCount), predicate: today),
+///                    HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil)]
+/// ```
+public final class HKQueryDescriptor: Hashable, @unchecked Sendable {
+    // @unchecked: immutable; the predicates HKQuery makes are immutable.
+
+    public let sampleType: HKSampleType
+    public let predicate: NSPredicate?
+
+    public init(sampleType: HKSampleType, predicate: NSPredicate?) {
+        self.sampleType = sampleType
+        self.predicate = predicate
+    }
+
+    public static func == (lhs: HKQueryDescriptor, rhs: HKQueryDescriptor) -> Bool {
+        lhs.sampleType == rhs.sampleType && lhs.predicate == rhs.predicate
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(sampleType) }
+}
