@@ -9,7 +9,7 @@ public import Foundation
 /// let predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [today, mine])
 /// ```
 ///
-/// Predicates that compare with an operator (`NSComparisonPredicate.Operator`) come with the query issue.
+/// Predicates that compare with an operator are in `HKQuery+Comparisons.swift`.
 extension HKQuery {
     // MARK: Samples by date
 

@@ -16,6 +16,18 @@ package indirect enum SampleFilter: Sendable, Hashable {
     case metadataValues(key: String, values: Set<HKMetadataValue>)
     case noCorrelation
     case workoutActivityType(HKWorkoutActivityType)
+    /// Quantity samples of `types` (those whose unit is compatible with the compared quantity) whose value, in
+    /// base units, compares so to `base`.
+    case quantity(ComparisonOperator, base: Double, types: Set<String>)
+    /// Category samples whose value compares so to `value`.
+    case categoryValue(ComparisonOperator, Int)
+    /// Workouts whose duration (seconds) compares so.
+    case workoutDuration(ComparisonOperator, Double)
+    /// Workouts whose own statistic (`sum`, `minimum`, `maximum`, `average`) of one of `types`, in base units,
+    /// compares so to `base`.
+    case workoutStatistic(ComparisonOperator, statistic: String, types: Set<String>, base: Double)
+    /// Objects whose metadata value for `key` compares so to `value` (same kind: text, date or number).
+    case metadataCompare(key: String, ComparisonOperator, HKMetadataValue)
     /// Correlations holding at least one member of `type` that matches `filter` (`HKCorrelationQuery`'s sample
     /// predicates).
     case correlationMember(type: String, filter: SampleFilter)
@@ -74,6 +86,38 @@ package indirect enum SampleFilter: Sendable, Hashable {
             return !inCorrelation
         case .workoutActivityType(let type):
             return (object as? HKWorkout)?.workoutActivityType == type
+        case .quantity(let op, let base, let types):
+            guard let sample = object as? HKQuantitySample, types.contains(sample.sampleType.identifier) else { return false }
+            return op.compare(try sample.quantity.unit.toBase(sample.quantity.doubleValue), base)
+        case .categoryValue(let op, let value):
+            guard let sample = object as? HKCategorySample else { return false }
+            return op.compare(sample.value, value)
+        case .workoutDuration(let op, let seconds):
+            guard let workout = object as? HKWorkout else { return false }
+            return op.compare(workout.duration, seconds)
+        case .workoutStatistic(let op, let statistic, let types, let base):
+            guard let workout = object as? HKWorkout else { return false }
+            for (type, statistics) in workout.allStatistics where types.contains(type.identifier) {
+                let quantity: HKQuantity? = switch statistic {
+                case "sum": statistics.sumQuantity()
+                case "minimum": statistics.minimumQuantity()
+                case "maximum": statistics.maximumQuantity()
+                default: statistics.averageQuantity()
+                }
+                if let quantity, op.compare(try quantity.unit.toBase(quantity.doubleValue), base) { return true }
+            }
+            return false
+        case .metadataCompare(let key, let op, let wanted):
+            guard let value = object.metadataValues?[key] else { return false }
+            switch (value, wanted) {
+            case (.string(let a), .string(let b)): return op.compare(a, b)
+            case (.date(let a), .date(let b)): return op.compare(a, b)
+            case (_, .quantity), (.quantity, _):
+                throw HKError.invalidArgument("metadata predicates on quantity values are not supported yet")
+            default:
+                guard let a = value.numericValue, let b = wanted.numericValue else { return false }
+                return op.compare(a, b)
+            }
         case .correlationMember(let type, let filter):
             guard let correlation = object as? HKCorrelation else { return false }
             for member in correlation.objects where member.sampleType.identifier == type {

@@ -245,6 +245,18 @@ package final class HealthDatabase: Sendable {
                 t.primaryKey(["app", "type"])
             }
         }
+        migrator.registerMigration("v6: workout statistics in base units") { db in
+            // Workout totals keep their original unit; these copies in base units let predicates compare them in SQL.
+            for column in ["sumBase", "minimumBase", "maximumBase", "averageBase"] {
+                try db.alter(table: "workoutStatistic") { t in t.add(column: column, .double) }
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT rowid, unit, sum, minimum, maximum, average FROM workoutStatistic") {
+                let unit = try HKUnit.parse(row["unit"])
+                let base = try ["sum", "minimum", "maximum", "average"].map { try (row[$0] as Double?).map(unit.toBase) }
+                try db.execute(sql: "UPDATE workoutStatistic SET sumBase = ?, minimumBase = ?, maximumBase = ?, averageBase = ? WHERE rowid = ?",
+                               arguments: [base[0], base[1], base[2], base[3], row["rowid"]])
+            }
+        }
         return migrator
     }()
 }

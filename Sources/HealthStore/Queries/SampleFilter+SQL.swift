@@ -62,6 +62,32 @@ extension SampleFilter {
             return "sample.correlationId IS NULL"
         case .workoutActivityType(let type):
             return "sample.id IN (SELECT sampleId FROM workout WHERE activityType = \(type.rawValue))"
+        case .quantity(let op, let base, let types):
+            return "(sample.kind = 0 AND sample.type IN \(Array(types)) AND sample.value \(sql: op.rawValue) \(base))"
+        case .categoryValue(let op, let value):
+            return "(sample.kind = 1 AND sample.value \(sql: op.rawValue) \(value))"
+        case .workoutDuration(let op, let seconds):
+            return "sample.id IN (SELECT sampleId FROM workout WHERE duration \(sql: op.rawValue) \(seconds))"
+        case .workoutStatistic(let op, let statistic, let types, let base):
+            let column = ["sum": "sumBase", "minimum": "minimumBase", "maximum": "maximumBase", "average": "averageBase"][statistic] ?? "sumBase"
+            return """
+                sample.id IN (SELECT workoutId FROM workoutStatistic
+                              WHERE activityId IS NULL AND quantityType IN \(Array(types)) AND \(sql: column) \(sql: op.rawValue) \(base))
+                """
+        case .metadataCompare(let key, let op, let value):
+            let match: SQL
+            switch value {
+            case .string(let text): match = "(metadata.kind = 0 AND metadata.text \(sql: op.rawValue) \(text))"
+            case .date(let date): match = "(metadata.kind = 1 AND metadata.number \(sql: op.rawValue) \(date.timeIntervalSinceReferenceDate))"
+            case .quantity: throw HKError.invalidArgument("metadata predicates on quantity values are not supported yet")
+            case .integer, .double, .bool:
+                let number = value.numericValue!
+                match = """
+                    ((metadata.kind IN (2, 4) AND metadata.integer \(sql: op.rawValue) \(number))
+                     OR (metadata.kind = 3 AND metadata.number \(sql: op.rawValue) \(number)))
+                    """
+            }
+            return "EXISTS (SELECT 1 FROM metadata WHERE metadata.sampleId = sample.id AND metadata.key = \(key) AND \(match))"
         case .correlationMember(let type, let filter):
             // The inner `sample` (the member) shadows the outer one inside the subquery, so `filter` applies to it.
             return """

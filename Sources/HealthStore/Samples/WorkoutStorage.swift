@@ -51,13 +51,16 @@ enum WorkoutStorage {
             let numbers = try quantities.map { try $0.map { try $0.value(in: unit) } }
             try db.execute(sql: """
                 INSERT INTO workoutStatistic (workoutId, activityId, quantityType, unit, sum, minimum, maximum, average,
-                                              mostRecent, mostRecentStart, mostRecentEnd, duration)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                              mostRecent, mostRecentStart, mostRecentEnd, duration,
+                                              sumBase, minimumBase, maximumBase, averageBase)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [
                     workoutId, activityId, type.identifier, unit.unitString, numbers[0], numbers[1], numbers[2], numbers[3],
                     numbers[4], values.mostRecentDateInterval?.start.timeIntervalSinceReferenceDate,
                     values.mostRecentDateInterval?.end.timeIntervalSinceReferenceDate,
                     try values.duration.map { try $0.value(in: .second()) },
+                    try numbers[0].map(unit.toBase), try numbers[1].map(unit.toBase), try numbers[2].map(unit.toBase),
+                    try numbers[3].map(unit.toBase),
                 ])
         }
     }
