@@ -75,4 +75,14 @@ struct PersonCommandsTests {
         let badManifest = try health("authorize", "--app", "missing.json", "--write", "stepCount")
         #expect(badManifest.stderr.contains("missing.json"))
     }
+
+    @Test func generateFillsTheStoreWithASyntheticPersonWhoseSourcesArePrioritized() throws {
+        let run = try health("generate", "--days", "2", "--heart-rate-interval", "120", "--store", "generated")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("HKQuantityTypeIdentifierStepCount"))
+        #expect(run.stdout.contains("samples in"))
+        let order = try health("priority", "stepCount", "--store", "generated")
+        #expect(order.stdout.hasPrefix("1. Alex’s Apple Watch"), "\(order.stdout)")
+        #expect(try health("generate", "--days", "0", "--store", "generated").status != 0)
+    }
 }

@@ -43,6 +43,28 @@ package struct SampleStore: Sendable {
         }))
     }
 
+    /// Adds samples on the person's behalf (an import, generated data): each keeps the source revision it carries
+    /// (Apple Watch, iPhone, the Health app, other apps), and no app's permission is consulted. All or nothing.
+    package func importSamples(_ objects: [HKObject]) throws {
+        guard !objects.isEmpty else { return }
+        try write { db in
+            var sourceIds: [String: Int64] = [:]
+            let now = Date().timeIntervalSinceReferenceDate
+            for object in objects {
+                let revision = object.sourceRevision
+                let sourceId: Int64
+                if let known = sourceIds[revision.source.bundleIdentifier] {
+                    sourceId = known
+                } else {
+                    sourceId = try SampleStore.sourceId(for: revision.source, in: db, create: true)!
+                    sourceIds[revision.source.bundleIdentifier] = sourceId
+                }
+                try insert(object, sourceId: sourceId, revision: revision, correlationId: nil, savedAt: now, in: db)
+            }
+        }
+        changes.post(Set(objects.compactMap { ($0 as? HKSample)?.sampleType.identifier }))
+    }
+
     /// Where long-running queries hear about this store's saves and deletes.
     package var changes: StoreChanges { StoreChanges.for(database.directory) }
 

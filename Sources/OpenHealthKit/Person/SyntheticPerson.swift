@@ -1,0 +1,181 @@
+public import Foundation
+
+/// A realistic synthetic person, to fill a store for demos and benchmarks: a phone and an overlapping watch
+/// counting steps by the minute, the watch's heart rate every few seconds while awake, sleep stages each
+/// night, workouts a few times a week, and weight entered by hand in the Health app. Deterministic for a seed.
+///
+/// ```swift
+/// let person = try HealthPerson(storeDirectory: folder)
+/// let summary = try person.generate(SyntheticPerson(days: 30))
+/// print(summary.total, "samples")
+/// ```
+///
+/// Sources are the person's own, as in an Apple Health export: "Alex’s iPhone" and "Alex’s Apple Watch"
+/// (`com.apple.health.*`, so the default priority puts the watch first) and "Health" (`com.apple.Health`) for
+/// manual entries.
+public struct SyntheticPerson: Sendable {
+    /// How many days, ending at `end`.
+    public var days: Int
+    /// The end of the last day (exclusive); days are UTC days.
+    public var end: Date
+    /// The random seed.
+    public var seed: UInt64
+    /// Seconds between heart-rate readings while awake.
+    public var heartRateInterval: TimeInterval
+
+    public init(days: Int = 365, end: Date = Date(timeIntervalSinceReferenceDate: 815_443_200), seed: UInt64 = 1,
+                heartRateInterval: TimeInterval = 5) {
+        self.days = days
+        self.end = end
+        self.seed = seed
+        self.heartRateInterval = heartRateInterval
+    }
+
+    /// What was generated.
+    public struct Summary: Sendable {
+        /// Samples per type identifier.
+        public var samplesByType: [String: Int] = [:]
+        public var total: Int { samplesByType.values.reduce(0, +) }
+        /// The generated interval.
+        public var interval: DateInterval
+    }
+
+    static let phone = HKSourceRevision(
+        source: HKSource(name: "Alex’s iPhone", bundleIdentifier: "com.apple.health.6F1B5E2A-0C3D-4F7A-9E21-3B8D5C4A1F00"),
+        version: "17.4", productType: "iPhone15,2", operatingSystemVersion: OperatingSystemVersion(majorVersion: 17, minorVersion: 4, patchVersion: 0))
+    static let watch = HKSourceRevision(
+        source: HKSource(name: "Alex’s Apple Watch", bundleIdentifier: "com.apple.health.9A2C7D31-5B6E-4C80-A1F4-7E3D2B1C0A99"),
+        version: "10.4", productType: "Watch6,1", operatingSystemVersion: OperatingSystemVersion(majorVersion: 10, minorVersion: 4, patchVersion: 0))
+    static let health = HKSourceRevision(
+        source: HKSource(name: "Health", bundleIdentifier: "com.apple.Health"),
+        version: "17.4", productType: "iPhone15,2", operatingSystemVersion: OperatingSystemVersion(majorVersion: 17, minorVersion: 4, patchVersion: 0))
+    static let phoneDevice = HKDevice(name: "iPhone", manufacturer: "Apple Inc.", model: "iPhone", hardwareVersion: "iPhone15,2",
+                                      firmwareVersion: nil, softwareVersion: "17.4", localIdentifier: nil, udiDeviceIdentifier: nil)
+    static let watchDevice = HKDevice(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch", hardwareVersion: "Watch6,1",
+                                      firmwareVersion: nil, softwareVersion: "10.4", localIdentifier: nil, udiDeviceIdentifier: nil)
+
+    /// The samples of day `index` (0 = the first), all sources together.
+    func day(_ index: Int) -> [HKObject] {
+        var random = Random(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        let dayStart = end.addingTimeInterval(Double(index - days) * 86_400)
+        func at(_ seconds: Double) -> Date { dayStart.addingTimeInterval(seconds) }
+        var objects: [HKObject] = []
+        let count = HKUnit.count(), bpm = HKUnit.count().unitDivided(by: .minute())
+
+        // Awake 07:00–23:00. Walking comes in bouts (a two-state Markov chain per minute); the watch counts
+        // every walking minute, the phone only while carried (and a little differently).
+        let wake = 7 * 3600.0 + random.uniform(-1800, 1800), sleep = 23 * 3600.0 + random.uniform(-1800, 1800)
+        var walking = false, carried = true
+        var minute = (wake / 60).rounded(.down) * 60
+        while minute < sleep {
+            walking = random.chance(walking ? 0.8 : 0.12)
+            if random.chance(0.05) { carried.toggle() }
+            if walking {
+                let cadence = random.uniform(60, 120)
+                objects.append(HKQuantitySample.make(
+                    type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: count, doubleValue: cadence.rounded()),
+                    start: at(minute), end: at(minute + 60), metadata: nil, sourceRevision: Self.watch, device: Self.watchDevice))
+                if carried {
+                    // The phone's minutes are offset by a few seconds and count a bit differently.
+                    let offset = random.uniform(0, 20)
+                    objects.append(HKQuantitySample.make(
+                        type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: count, doubleValue: (cadence * random.uniform(0.85, 1.05)).rounded()),
+                        start: at(minute + offset), end: at(minute + 60 + offset), metadata: nil, sourceRevision: Self.phone, device: Self.phoneDevice))
+                }
+            }
+            minute += 60
+        }
+
+        // Heart rate from the watch while awake: a resting level with slow drift.
+        var rate = random.uniform(58, 72)
+        var t = wake
+        while t < sleep {
+            rate = min(max(rate + random.uniform(-1.5, 1.5), 48), 165)
+            objects.append(HKQuantitySample.make(
+                type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: bpm, doubleValue: rate.rounded()),
+                start: at(t), end: at(t), metadata: [HKMetadataKeyHeartRateMotionContext: .integer(walking ? 2 : 1)],
+                sourceRevision: Self.watch, device: Self.watchDevice))
+            t += heartRateInterval
+        }
+
+        // Sleep from the watch: last night's stages, 90-minute cycles from about 23:00 the previous day.
+        let sleepType = HKCategoryType(.sleepAnalysis)
+        var s = -3600.0 + random.uniform(-1800, 1800)
+        let rise = wake - random.uniform(0, 900)
+        objects.append(HKCategorySample(type: sleepType, value: HKCategoryValueSleepAnalysis.inBed.rawValue, start: at(s - 600), end: at(rise),
+                                        metadata: nil, sourceRevision: Self.watch, device: Self.watchDevice))
+        let stages: [HKCategoryValueSleepAnalysis] = [.asleepCore, .asleepDeep, .asleepCore, .asleepREM, .awake]
+        while s < rise {
+            for stage in stages where s < rise {
+                let length = min(random.uniform(300, 1800), rise - s)
+                objects.append(HKCategorySample(type: sleepType, value: stage.rawValue, start: at(s), end: at(s + length),
+                                                metadata: nil, sourceRevision: Self.watch, device: Self.watchDevice))
+                s += length
+            }
+        }
+
+        // A workout on about three days in seven, recorded by the watch.
+        if random.chance(3.0 / 7) {
+            let kinds: [(HKWorkoutActivityType, Double)] = [(.running, 2.8), (.cycling, 6.5), (.walking, 1.4), (.yoga, 0)]
+            let (kind, metersPerSecond) = kinds[Int(random.uniform(0, Double(kinds.count))) % kinds.count]
+            let start = 18 * 3600.0 + random.uniform(0, 3600), duration = random.uniform(1200, 4200)
+            var statistics: [HKQuantityType: HKStatistics] = [:]
+            let energyType = HKQuantityType(.activeEnergyBurned)
+            statistics[energyType] = HKStatistics(
+                quantityType: energyType, startDate: at(start), endDate: at(start + duration),
+                merged: .init(sum: HKQuantity(unit: .kilocalorie(), doubleValue: (duration / 60 * random.uniform(5, 12)).rounded())))
+            if metersPerSecond > 0 {
+                let distanceType = HKWorkout.distanceType(for: kind)
+                statistics[distanceType] = HKStatistics(
+                    quantityType: distanceType, startDate: at(start), endDate: at(start + duration),
+                    merged: .init(sum: HKQuantity(unit: .meter(), doubleValue: (duration * metersPerSecond * random.uniform(0.9, 1.1)).rounded())))
+            }
+            objects.append(HKWorkout(activityType: kind, start: at(start), end: at(start + duration), duration: duration, events: nil,
+                                     statistics: statistics, metadata: nil, sourceRevision: Self.watch, device: Self.watchDevice))
+        }
+
+        // Weight entered by hand most mornings.
+        if random.chance(0.6) {
+            let kilograms = 72 + 2 * sin(Double(index) / 58) + random.uniform(-0.4, 0.4)
+            let when = at(wake + 900)
+            objects.append(HKQuantitySample.make(
+                type: HKQuantityType(.bodyMass), quantity: HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: (kilograms * 10).rounded() / 10),
+                start: when, end: when, metadata: [HKMetadataKeyWasUserEntered: .bool(true)], sourceRevision: Self.health, device: nil))
+        }
+        return objects
+    }
+
+    /// SplitMix64: small, fast, deterministic.
+    struct Random {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * Double(next() >> 11) / Double(1 << 53) }
+        mutating func chance(_ p: Double) -> Bool { uniform(0, 1) < p }
+    }
+}
+
+extension HealthPerson {
+    /// Fills the store with `person`'s data, one transaction per day; `progress` hears each finished day.
+    @discardableResult
+    public func generate(_ person: SyntheticPerson, progress: (@Sendable (Int) -> Void)? = nil) throws -> SyntheticPerson.Summary {
+        guard person.days > 0 else { throw HKError.invalidArgument("generate at least one day (asked for \(person.days))") }
+        guard person.heartRateInterval >= 1 else {
+            throw HKError.invalidArgument("heart-rate readings must be at least 1 second apart (asked for \(person.heartRateInterval))")
+        }
+        var summary = SyntheticPerson.Summary(interval: DateInterval(start: person.end.addingTimeInterval(Double(-person.days) * 86_400), end: person.end))
+        for index in 0..<person.days {
+            let objects = person.day(index)
+            try sampleStore.importSamples(objects)
+            for object in objects { summary.samplesByType[(object as! HKSample).sampleType.identifier, default: 0] += 1 }
+            progress?(index + 1)
+        }
+        return summary
+    }
+}
