@@ -34,6 +34,18 @@ struct SampleQueryTests {
         #expect(inRange.map { ($0 as! HKQuantitySample).quantity.doubleValue(for: .count()) } == [2, 3])
     }
 
+    @Test func aLongSampleStillOverlapsARangeNearItsEnd() async throws {
+        // The range bounds start dates by the type's longest sample; a 10-hour sample must still be found.
+        let (store, _) = try await authorizedStepsStore()
+        let long = HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: 1000), start: now, end: now.addingTimeInterval(36_000))
+        try await store.save(long)
+        try await store.save(stepSamples(at: [500, 520]))
+        let late = HKQuery.predicateForSamples(withStart: now.addingTimeInterval(35_000), end: now.addingTimeInterval(40_000))
+        #expect(try await run(store, type: steps, predicate: late).map(\.uuid) == [long.uuid])
+        let lateEnds = HKQuery.predicateForSamples(withStart: now.addingTimeInterval(35_000), end: now.addingTimeInterval(40_000), options: .strictEndDate)
+        #expect(try await run(store, type: steps, predicate: lateEnds).map(\.uuid) == [long.uuid])
+    }
+
     @Test func badSortKeysLimitsAndPredicatesAreErrors() async throws {
         let (store, _) = try await authorizedStepsStore()
         await #expect(throws: HKError(.errorInvalidArgument)) {

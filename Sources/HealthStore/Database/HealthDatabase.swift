@@ -257,6 +257,14 @@ package final class HealthDatabase: Sendable {
                                arguments: [base[0], base[1], base[2], base[3], row["rowid"]])
             }
         }
+        migrator.registerMigration("v7: longest sample per type") { db in
+            // Lets a date range on end dates also bound start dates, so the (type, startDate) index serves it.
+            try db.create(table: "typeSpan") { t in
+                t.primaryKey("type", .text)
+                t.column("maxDuration", .double).notNull().check { $0 >= 0 }
+            }
+            try db.execute(sql: "INSERT INTO typeSpan SELECT type, MAX(endDate - startDate) FROM sample GROUP BY type")
+        }
         return migrator
     }()
 }

@@ -29,18 +29,21 @@ package struct SourcePriorityStore: Sendable {
             WHERE sourcePriority.type = ? ORDER BY sourcePriority.position
             """, arguments: [type])
         + Row.fetchAll(db, sql: """
-            SELECT source.id, source.bundleIdentifier, source.name FROM source
-            JOIN (SELECT sourceId, MIN(id) AS firstSample, MAX(productType LIKE 'Watch%') AS isWatch
-                  FROM sample WHERE type = ? GROUP BY sourceId) AS written
-              ON written.sourceId = source.id
-            WHERE source.id NOT IN (SELECT sourceId FROM sourcePriority WHERE type = ?)
+            SELECT * FROM (
+                SELECT source.id, source.bundleIdentifier, source.name,
+                       (SELECT id FROM sample WHERE sample.sourceId = source.id AND sample.type = ?1 ORDER BY id LIMIT 1) AS firstSample,
+                       (SELECT productType FROM sample WHERE sample.sourceId = source.id AND sample.type = ?1 ORDER BY id LIMIT 1)
+                           LIKE 'Watch%' AS isWatch
+                FROM source
+                WHERE source.id NOT IN (SELECT sourceId FROM sourcePriority WHERE type = ?1))
+            WHERE firstSample IS NOT NULL
             ORDER BY CASE
-                       WHEN source.bundleIdentifier = 'com.apple.Health' THEN 0
-                       WHEN source.bundleIdentifier LIKE 'com.apple.health.%' AND written.isWatch THEN 1
-                       WHEN source.bundleIdentifier LIKE 'com.apple.health.%' THEN 2
+                       WHEN bundleIdentifier = 'com.apple.Health' THEN 0
+                       WHEN bundleIdentifier LIKE 'com.apple.health.%' AND isWatch THEN 1
+                       WHEN bundleIdentifier LIKE 'com.apple.health.%' THEN 2
                        ELSE 3
-                     END, written.firstSample
-            """, arguments: [type, type])
+                     END, firstSample
+            """, arguments: [type])
         return rows.map { (id: $0["id"], source: HKSource(name: $0["name"], bundleIdentifier: $0["bundleIdentifier"])) }
     }
 

@@ -49,7 +49,7 @@ extension SampleStore {
                 deleted = tombstones.map(SampleStore.deletedObject(from:))
                 next.deleted = tombstones.last?["id"] ?? position.deleted
             }
-            return AnchoredChanges(samples: try rows.map { try SampleStore.sample(from: $0, in: db) }, deleted: deleted, position: next)
+            return AnchoredChanges(samples: try SampleStore.samples(from: rows, in: db), deleted: deleted, position: next)
         }
     }
 }
@@ -61,7 +61,7 @@ extension SampleStore {
         var sampleParts: [SQL] = [], deletedParts: [SQL] = []
         for (type, filter) in queries {
             let visibility = try readVisibility(app: app, type: type.identifier)
-            sampleParts.append("(type = \(type.identifier) AND \(visibility.condition()) AND \(try filter?.sql() ?? "1"))")
+            sampleParts.append("(type = \(type.identifier) AND \(visibility.condition()) AND \(try filter?.sql(type: type.identifier) ?? "1"))")
             deletedParts.append("(type = \(type.identifier) AND \(visibility.condition(tombstones: true)))")
         }
         return (sampleParts.isEmpty ? "0" : sampleParts.joined(separator: " OR "),
@@ -90,7 +90,7 @@ extension SampleStore {
     /// The sources of the samples of `type` matching `filter` that `app` may see, by name.
     package func sources(ofType type: HKSampleType, matching filter: SampleFilter?, visibleTo app: String) throws -> [HKSource] {
         let visibility = try readVisibility(app: app, type: type.identifier)
-        let condition = try filter?.sql() ?? "1"
+        let condition = try filter?.sql(type: type.identifier) ?? "1"
         return try database.read { db in
             try Row.fetchAll(db, SQLRequest<Row>(literal: """
                 SELECT name, bundleIdentifier FROM source WHERE id IN (

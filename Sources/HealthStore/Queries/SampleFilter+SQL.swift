@@ -5,11 +5,21 @@ extension SampleFilter {
     /// The filter as an SQL condition on the `sample` table (referred to as `sample`), built only from indexed
     /// columns and correlated subqueries, never evaluated row by row in Swift. Every condition is 0 or 1, never
     /// NULL, so NOT means what it says. `.invalid` and unsupported values throw `HKError(.errorInvalidArgument)`.
-    package func sql() throws -> SQL {
+    ///
+    /// `type` names the sample type the query reads, when it reads one: a date range on end dates then also bounds
+    /// start dates by the type's longest sample (`typeSpan`), so the (type, startDate) index serves it as a narrow
+    /// range instead of a scan to the end of the table.
+    package func sql(type: String? = nil) throws -> SQL {
         switch self {
         case .dateRange(let start, let end, let options):
             let from = start?.timeIntervalSinceReferenceDate, to = end?.timeIntervalSinceReferenceDate
             var parts: [SQL] = []
+            if let type, let from, !options.contains(.strictStartDate) {
+                parts.append("sample.startDate >= \(from) - IFNULL((SELECT maxDuration FROM typeSpan WHERE type = \(type)), 0)")
+            }
+            if type != nil, let to, options == .strictEndDate {
+                parts.append("sample.startDate <= \(to)")  // implied by endDate <= to; it bounds the index range
+            }
             if options.isEmpty {
                 if let from { parts.append("sample.endDate >= \(from)") }
                 if let to { parts.append("sample.startDate < \(to)") }
@@ -92,14 +102,14 @@ extension SampleFilter {
             // The inner `sample` (the member) shadows the outer one inside the subquery, so `filter` applies to it.
             return """
                 sample.id IN (SELECT sample.correlationId FROM sample
-                              WHERE sample.correlationId IS NOT NULL AND sample.type = \(type) AND \(try filter.sql()))
+                              WHERE sample.correlationId IS NOT NULL AND sample.type = \(type) AND \(try filter.sql(type: type)))
                 """
         case .and(let filters):
-            return Self.all(try filters.map { try $0.sql() })
+            return Self.all(try filters.map { try $0.sql(type: type) })
         case .or(let filters):
-            return Self.any(try filters.map { try $0.sql() })
+            return Self.any(try filters.map { try $0.sql(type: type) })
         case .not(let filter):
-            return "NOT (\(try filter.sql()))"
+            return "NOT (\(try filter.sql(type: type)))"
         case .invalid(let message):
             throw HKError.invalidArgument(message)
         }

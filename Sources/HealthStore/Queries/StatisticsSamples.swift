@@ -16,9 +16,12 @@ extension SampleStore {
         of type: HKQuantityType, matching filter: SampleFilter?, visibleTo app: String, from: Double? = nil, to: Double? = nil
     ) throws -> StatisticsSamples {
         let visibility = try readVisibility(app: app, type: type.identifier)
-        let condition = try filter?.sql() ?? "1"
+        let condition = try filter?.sql(type: type.identifier) ?? "1"
         var window: [SQL] = []
-        if let from { window.append("sample.endDate >= \(from)") }
+        if let from {
+            window.append("sample.endDate >= \(from)")
+            window.append("sample.startDate >= \(from) - IFNULL((SELECT maxDuration FROM typeSpan WHERE type = \(type.identifier)), 0)")
+        }
         if let to { window.append("sample.startDate < \(to)") }
         let windowCondition: SQL = window.isEmpty ? "1" : window.joined(separator: " AND ")
         return try database.read { db in

@@ -32,6 +32,7 @@ package struct SampleStore: Sendable {
         let revision = SampleStore.revision(for: app)
         try write { db in
             let sourceId = try SampleStore.sourceId(for: revision.source, in: db, create: true)!
+            try SampleStore.recordSpans(objects, in: db)
             let now = Date().timeIntervalSinceReferenceDate
             for object in objects {
                 try insert(object, sourceId: sourceId, revision: revision, correlationId: nil, savedAt: now, in: db)
@@ -49,6 +50,7 @@ package struct SampleStore: Sendable {
         guard !objects.isEmpty else { return }
         try write { db in
             var sourceIds: [String: Int64] = [:]
+            try SampleStore.recordSpans(objects, in: db)
             let now = Date().timeIntervalSinceReferenceDate
             for object in objects {
                 let revision = object.sourceRevision
@@ -96,6 +98,24 @@ package struct SampleStore: Sendable {
             throw HKError(.errorAuthorizationNotDetermined,
                           "\(app.bundleIdentifier) has not been given permission to save \(type.identifier); request authorization first")
         }
+    }
+
+    /// Keeps `typeSpan` (each type's longest sample) up to date with a batch about to be inserted.
+    static func recordSpans(_ objects: [HKObject], in db: Database) throws {
+        var longest: [String: Double] = [:]
+        func note(_ sample: HKSample) {
+            let duration = sample.endDate.timeIntervalSince(sample.startDate)
+            longest[sample.sampleType.identifier] = max(longest[sample.sampleType.identifier] ?? 0, duration)
+        }
+        for case let sample as HKSample in objects {
+            note(sample)
+            for member in (sample as? HKCorrelation)?.objects ?? [] { note(member) }
+        }
+        let upsert = try db.cachedStatement(sql: """
+            INSERT INTO typeSpan (type, maxDuration) VALUES (?, ?)
+            ON CONFLICT (type) DO UPDATE SET maxDuration = MAX(maxDuration, excluded.maxDuration)
+            """)
+        for (type, duration) in longest { try upsert.execute(arguments: [type, duration]) }
     }
 
     private func insert(
@@ -182,7 +202,7 @@ package struct SampleStore: Sendable {
             throw HKError(.errorNotPermissibleForGuestUserMode, "deleting is not permitted in guest mode")
         }
         try checkShare(type: type, app: app)
-        let condition = try filter.sql()
+        let condition = try filter.sql(type: type.identifier)
         let (count, touched) = try write { db -> (Int, Set<String>) in
             guard let ownSource = try SampleStore.sourceId(for: SampleStore.revision(for: app).source, in: db, create: false) else {
                 return (0, [])
@@ -247,7 +267,7 @@ package struct SampleStore: Sendable {
         order: [SampleOrder] = [SampleOrder(key: .startDate, ascending: true)], limit: Int? = nil
     ) throws -> [HKSample] {
         let visibility = try readVisibility(app: app, type: type.identifier)
-        let condition = try filter?.sql() ?? "1"
+        let condition = try filter?.sql(type: type.identifier) ?? "1"
         let orderBy = (order.map { "\($0.key.rawValue) \($0.ascending ? "ASC" : "DESC")" } + ["id ASC"]).joined(separator: ", ")
         let limitClause: SQL = limit.map { "LIMIT \($0)" } ?? ""
         return try read { db in
@@ -255,7 +275,7 @@ package struct SampleStore: Sendable {
                 SELECT * FROM sample WHERE type = \(type.identifier) AND \(visibility.condition()) AND \(condition)
                 ORDER BY \(sql: orderBy) \(limitClause)
                 """))
-            return try rows.map { try SampleStore.sample(from: $0, in: db) }
+            return try SampleStore.samples(from: rows, in: db)
         }
     }
 
@@ -266,6 +286,49 @@ package struct SampleStore: Sendable {
             return ReadVisibility(ownSourceId: own, canReadOthers: false, readableMemberTypes: readable)
         }
         return ReadVisibility(ownSourceId: own, canReadOthers: try authorization.canRead(app: app, type: type))
+    }
+
+    /// Rebuilds many rows at once: their metadata in one query, each source and device read once. Correlations
+    /// and workouts, which have parts, are rebuilt one by one.
+    static func samples(from rows: [SampleRecord], in db: Database) throws -> [HKSample] {
+        guard rows.count > 1 else { return try rows.map { try sample(from: $0, in: db) } }
+        let ids = rows.compactMap(\.id)
+        var metadataById: [Int64: [String: HKMetadataValue]] = [:]
+        for record in try MetadataRecord.fetchAll(db, sql: "SELECT * FROM metadata WHERE sampleId IN (SELECT value FROM json_each(?))",
+                                                  arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"]) {
+            metadataById[record.sampleId, default: [:]][record.key] = try record.value()
+        }
+        var sources: [Int64: SourceRecord] = [:], devices: [Int64: HKDevice] = [:], units: [String: HKUnit] = [:]
+        return try rows.map { row in
+            guard row.kind == .quantity || row.kind == .category else { return try sample(from: row, in: db) }
+            guard let id = row.id, let uuid = UUID(uuidString: row.uuid), let type = HKObjectType.type(forIdentifier: row.type) as? HKSampleType else {
+                throw HKError(.errorDatabaseInaccessible, "the store holds a sample row it cannot read (type \(row.type))")
+            }
+            if sources[row.sourceId] == nil { sources[row.sourceId] = try SourceRecord.fetchOne(db, key: row.sourceId) }
+            let source = sources[row.sourceId]!
+            let revision = HKSourceRevision(
+                source: HKSource(name: source.name, bundleIdentifier: source.bundleIdentifier), version: row.sourceVersion,
+                productType: row.productType, operatingSystemVersion: parse(row.osVersion))
+            var device: HKDevice?
+            if let deviceId = row.deviceId {
+                if devices[deviceId] == nil { devices[deviceId] = try DeviceRecord.fetchOne(db, key: deviceId)?.device }
+                device = devices[deviceId]
+            }
+            let start = Date(timeIntervalSinceReferenceDate: row.startDate), end = Date(timeIntervalSinceReferenceDate: row.endDate)
+            switch (row.kind, type) {
+            case (.quantity, let type as HKQuantityType):
+                let unitString = row.unit ?? ""
+                if units[unitString] == nil { units[unitString] = try HKUnit.parse(unitString) }
+                return HKQuantitySample.make(type: type, quantity: HKQuantity(unit: units[unitString]!, doubleValue: row.originalValue ?? 0),
+                                             start: start, end: end, count: row.count, uuid: uuid, metadata: metadataById[id],
+                                             sourceRevision: revision, device: device)
+            case (.category, let type as HKCategoryType):
+                return HKCategorySample(type: type, value: Int(row.value ?? 0), start: start, end: end, uuid: uuid,
+                                        metadata: metadataById[id], sourceRevision: revision, device: device)
+            default:
+                throw HKError(.errorDatabaseInaccessible, "the store holds a \(row.type) row of the wrong kind")
+            }
+        }
     }
 
     /// Rebuilds the object a row stands for, with its metadata, source revision and device.

@@ -1,0 +1,121 @@
+import Benchmark
+import Foundation
+import GRDB
+import OpenHealthKit
+
+// Queries on a year of a synthetic person (`health generate`: phone + watch minute steps, heart rate every 5 s
+// while awake, sleep, workouts, weight), in one run:
+// - daily merged step totals for the year (HKStatisticsCollectionQuery, sources merged by priority) beside a
+//   hand-written SQL GROUP BY of unmerged daily sums on the same database (the baseline);
+// - hourly heart-rate average / minimum / maximum for a month;
+// - the first 100 heart-rate samples in a date range (HKSampleQuery).
+// The store is generated once into $OHK_BENCH_STORE (default /tmp/ohk-bench-year) and reused.
+
+let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["OHK_BENCH_STORE"] ?? "/tmp/ohk-bench-year")
+let plan = SyntheticPerson(days: 365)
+let yearStart = plan.end.addingTimeInterval(-365 * 86_400)
+let reader = AppManifest(bundleIdentifier: "com.example.reader", name: "Reader", version: "1", shareUsageDescription: "bench")
+
+var utc: Calendar {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    return calendar
+}
+
+/// The year store, generated on first use, and a reader app allowed to read everything.
+func yearStore() async throws -> HKHealthStore {
+    let marker = folder.appendingPathComponent("generated")
+    if !FileManager.default.fileExists(atPath: marker.path) {
+        try? FileManager.default.removeItem(at: folder)
+        let started = Date()
+        let summary = try HealthPerson(storeDirectory: folder).generate(plan)
+        print("generated \(summary.total) samples in \(Int(Date().timeIntervalSince(started))) s: \(summary.samplesByType)")
+        try Data().write(to: marker)
+    }
+    let store = HKHealthStore(configuration: .init(storeDirectory: folder, app: reader, presenter: ScriptedPresenter(.allowAll)))
+    try await store.requestAuthorization(toShare: [], read: [HKQuantityType(.stepCount), HKQuantityType(.heartRate)])
+    return store
+}
+
+func dailySteps(_ store: HKHealthStore) async throws -> HKStatisticsCollection {
+    let query = HKStatisticsCollectionQuery(quantityType: HKQuantityType(.stepCount),
+                                            quantitySamplePredicate: HKQuery.predicateForSamples(withStart: yearStart, end: plan.end),
+                                            options: .cumulativeSum, anchorDate: yearStart, intervalComponents: DateComponents(day: 1))
+    query.calendar = utc
+    return try await withCheckedThrowingContinuation { continuation in
+        query.initialResultsHandler = { _, collection, error in
+            if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: collection!) }
+        }
+        store.execute(query)
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .peakMemoryResident],
+        timeUnits: .milliseconds,
+        warmupIterations: 1,
+        maxDuration: .seconds(60),
+        maxIterations: 10
+    )
+
+    Benchmark("Daily merged step totals for a year: HKStatisticsCollectionQuery") { benchmark in
+        let store = try await yearStore()
+        benchmark.startMeasurement()
+        let days = try await dailySteps(store)
+        benchmark.stopMeasurement()
+        blackHole(days.statistics().count)
+    }
+
+    Benchmark("Daily unmerged step sums for a year: SQL GROUP BY (baseline)") { benchmark in
+        _ = try await yearStore()
+        let queue = try DatabaseQueue(path: folder.appendingPathComponent("health.sqlite").path)
+        benchmark.startMeasurement()
+        let rows = try await queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT CAST((startDate - ?) / 86400 AS INTEGER) AS day, SUM(value) FROM sample
+                WHERE type = 'HKQuantityTypeIdentifierStepCount' AND endDate >= ? AND startDate < ?
+                GROUP BY day
+                """, arguments: [yearStart.timeIntervalSinceReferenceDate, yearStart.timeIntervalSinceReferenceDate,
+                                 plan.end.timeIntervalSinceReferenceDate])
+        }
+        benchmark.stopMeasurement()
+        blackHole(rows.count)
+    }
+
+    Benchmark("Hourly heart-rate average/min/max for a month: HKStatisticsCollectionQuery") { benchmark in
+        let store = try await yearStore()
+        let monthStart = plan.end.addingTimeInterval(-30 * 86_400)
+        let query = HKStatisticsCollectionQuery(quantityType: HKQuantityType(.heartRate),
+                                                quantitySamplePredicate: HKQuery.predicateForSamples(withStart: monthStart, end: plan.end),
+                                                options: [.discreteAverage, .discreteMin, .discreteMax],
+                                                anchorDate: monthStart, intervalComponents: DateComponents(hour: 1))
+        query.calendar = utc
+        benchmark.startMeasurement()
+        let hours: HKStatisticsCollection = try await withCheckedThrowingContinuation { continuation in
+            query.initialResultsHandler = { _, collection, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: collection!) }
+            }
+            store.execute(query)
+        }
+        benchmark.stopMeasurement()
+        blackHole(hours.statistics().count)
+    }
+
+    Benchmark("First 100 heart-rate samples in a date range: HKSampleQuery",
+              configuration: .init(metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 10,
+                                   maxDuration: .seconds(20), maxIterations: 1000)) { benchmark in
+        let store = try await yearStore()
+        let from = plan.end.addingTimeInterval(-200 * 86_400)
+        let predicate = HKQuery.predicateForSamples(withStart: from, end: from.addingTimeInterval(7 * 86_400))
+        benchmark.startMeasurement()
+        let samples: [HKSample] = try await withCheckedThrowingContinuation { continuation in
+            store.execute(HKSampleQuery(sampleType: HKQuantityType(.heartRate), predicate: predicate, limit: 100,
+                                        sortDescriptors: [NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: true)]) { _, samples, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: samples ?? []) }
+            })
+        }
+        benchmark.stopMeasurement()
+        blackHole(samples.count)
+    }
+}
