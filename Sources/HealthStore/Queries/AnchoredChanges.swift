@@ -61,7 +61,7 @@ extension SampleStore {
         var sampleParts: [SQL] = [], deletedParts: [SQL] = []
         for (type, filter) in queries {
             let visibility = try readVisibility(app: app, type: type.identifier)
-            sampleParts.append("(type = \(type.identifier) AND \(visibility.condition()) AND \(try filter?.sql(type: type.identifier) ?? "1"))")
+            sampleParts.append("(type = \(type.identifier) AND \(visibility.condition()) AND \(try SampleFilter.condition(filter, type: type.identifier)))")
             deletedParts.append("(type = \(type.identifier) AND \(visibility.condition(tombstones: true)))")
         }
         return (sampleParts.isEmpty ? "0" : sampleParts.joined(separator: " OR "),
@@ -90,7 +90,7 @@ extension SampleStore {
     /// The sources of the samples of `type` matching `filter` that `app` may see, by name.
     package func sources(ofType type: HKSampleType, matching filter: SampleFilter?, visibleTo app: String) throws -> [HKSource] {
         let visibility = try readVisibility(app: app, type: type.identifier)
-        let condition = try filter?.sql(type: type.identifier) ?? "1"
+        let condition = try SampleFilter.condition(filter, type: type.identifier)
         return try database.read { db in
             try Row.fetchAll(db, SQLRequest<Row>(literal: """
                 SELECT name, bundleIdentifier FROM source WHERE id IN (

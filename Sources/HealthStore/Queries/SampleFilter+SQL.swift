@@ -20,8 +20,11 @@ extension SampleFilter {
             if type != nil, let to, options == .strictEndDate {
                 parts.append("sample.startDate <= \(to)")  // implied by endDate <= to; it bounds the index range
             }
+            // With a start bound, a unary + keeps SQLite from choosing the (type, endDate) index for the end-date
+            // term: that range runs to the end of the table, while the start range is narrow.
+            let end: SQL = type == nil ? "sample.endDate" : "+sample.endDate"
             if options.isEmpty {
-                if let from { parts.append("sample.endDate >= \(from)") }
+                if let from { parts.append("\(end) >= \(from)") }
                 if let to { parts.append("sample.startDate < \(to)") }
             }
             if options.contains(.strictStartDate) {
@@ -29,8 +32,8 @@ extension SampleFilter {
                 if let to { parts.append("sample.startDate < \(to)") }
             }
             if options.contains(.strictEndDate) {
-                if let from { parts.append("sample.endDate > \(from)") }
-                if let to { parts.append("sample.endDate <= \(to)") }
+                if let from { parts.append("\(end) > \(from)") }
+                if let to { parts.append("\(end) <= \(to)") }
             }
             return Self.all(parts)
         case .uuids(let uuids):
@@ -113,6 +116,13 @@ extension SampleFilter {
         case .invalid(let message):
             throw HKError.invalidArgument(message)
         }
+    }
+
+    /// `filter`'s condition, or "true" without one. (Not `filter?.sql() ?? "1"`: GRDB's `??` on SQL builds
+    /// `IFNULL(…, ?)`, which hides the condition from SQLite's index planner.)
+    package static func condition(_ filter: SampleFilter?, type: String? = nil) throws -> SQL {
+        guard let filter else { return "1" }
+        return try filter.sql(type: type)
     }
 
     private static func all(_ parts: [SQL]) -> SQL {

@@ -16,10 +16,10 @@ extension SampleStore {
         of type: HKQuantityType, matching filter: SampleFilter?, visibleTo app: String, from: Double? = nil, to: Double? = nil
     ) throws -> StatisticsSamples {
         let visibility = try readVisibility(app: app, type: type.identifier)
-        let condition = try filter?.sql(type: type.identifier) ?? "1"
+        let condition = try SampleFilter.condition(filter, type: type.identifier)
         var window: [SQL] = []
         if let from {
-            window.append("sample.endDate >= \(from)")
+            window.append("+sample.endDate >= \(from)")  // + : let the start-date range pick the index
             window.append("sample.startDate >= \(from) - IFNULL((SELECT maxDuration FROM typeSpan WHERE type = \(type.identifier)), 0)")
         }
         if let to { window.append("sample.startDate < \(to)") }

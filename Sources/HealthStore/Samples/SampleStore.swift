@@ -267,7 +267,7 @@ package struct SampleStore: Sendable {
         order: [SampleOrder] = [SampleOrder(key: .startDate, ascending: true)], limit: Int? = nil
     ) throws -> [HKSample] {
         let visibility = try readVisibility(app: app, type: type.identifier)
-        let condition = try filter?.sql(type: type.identifier) ?? "1"
+        let condition = try SampleFilter.condition(filter, type: type.identifier)
         let orderBy = (order.map { "\($0.key.rawValue) \($0.ascending ? "ASC" : "DESC")" } + ["id ASC"]).joined(separator: ", ")
         let limitClause: SQL = limit.map { "LIMIT \($0)" } ?? ""
         return try read { db in
