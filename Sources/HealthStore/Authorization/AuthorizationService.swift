@@ -55,7 +55,12 @@ package struct AuthorizationService: Sendable {
     /// Whether the app may see other sources' data of a type. Apps never learn this answer: every read
     /// path uses it to show a denied app exactly what it would see if nobody else had data.
     package func canRead(app: String, type: String) throws -> Bool {
-        try read { db in try AuthorizationRecord.fetchOne(db, key: ["app": app, "typeIdentifier": type])?.read } == true
+        try read { db in try AuthorizationService.canRead(app: app, type: type, in: db) }
+    }
+
+    /// Whether the person allowed `app` to read `type`, inside a transaction the caller holds.
+    static func canRead(app: String, type: String, in db: Database) throws -> Bool {
+        try AuthorizationRecord.fetchOne(db, key: ["app": app, "typeIdentifier": type])?.read == true
     }
 
     // MARK: - Requesting access

@@ -266,11 +266,11 @@ package struct SampleStore: Sendable {
         ofType type: HKSampleType, matching filter: SampleFilter? = nil, visibleTo app: String,
         order: [SampleOrder] = [SampleOrder(key: .startDate, ascending: true)], limit: Int? = nil
     ) throws -> [HKSample] {
-        let visibility = try readVisibility(app: app, type: type.identifier)
         let condition = try SampleFilter.condition(filter, type: type.identifier)
         let orderBy = (order.map { "\($0.key.rawValue) \($0.ascending ? "ASC" : "DESC")" } + ["id ASC"]).joined(separator: ", ")
         let limitClause: SQL = limit.map { "LIMIT \($0)" } ?? ""
         return try read { db in
+            let visibility = try SampleStore.readVisibility(app: app, type: type.identifier, in: db)
             let rows = try SampleRecord.fetchAll(db, SQLRequest<SampleRecord>(literal: """
                 SELECT * FROM sample WHERE type = \(type.identifier) AND \(visibility.condition()) AND \(condition)
                 ORDER BY \(sql: orderBy) \(limitClause)
@@ -280,12 +280,18 @@ package struct SampleStore: Sendable {
     }
 
     package func readVisibility(app: String, type: String) throws -> ReadVisibility {
-        let own = try read { db in try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE bundleIdentifier = ?", arguments: [app]) }
+        try read { db in try SampleStore.readVisibility(app: app, type: type, in: db) }
+    }
+
+    /// The visibility, read inside a transaction the caller already holds (one round trip fewer).
+    static func readVisibility(app: String, type: String, in db: Database) throws -> ReadVisibility {
+        let own = try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE bundleIdentifier = ?", arguments: [app])
+        func canRead(_ type: String) throws -> Bool { try AuthorizationService.canRead(app: app, type: type, in: db) }
         if let correlation = HKObjectType.type(forIdentifier: type) as? HKCorrelationType {
-            let readable = try correlation.memberTypeIdentifiers.sorted().filter { try authorization.canRead(app: app, type: $0) }
+            let readable = try correlation.memberTypeIdentifiers.sorted().filter { try canRead($0) }
             return ReadVisibility(ownSourceId: own, canReadOthers: false, readableMemberTypes: readable)
         }
-        return ReadVisibility(ownSourceId: own, canReadOthers: try authorization.canRead(app: app, type: type))
+        return ReadVisibility(ownSourceId: own, canReadOthers: try canRead(type))
     }
 
     /// Rebuilds many rows at once: their metadata in one query, each source and device read once. Correlations
