@@ -153,6 +153,21 @@ struct MetadataRecord: Codable, FetchableRecord, PersistableRecord {
 }
 
 extension MetadataRecord {
+    /// Decodes by hand (Codable is slow on the read path).
+    init(row: Row) throws {
+        sampleId = row["sampleId"]
+        key = row["key"]
+        guard let kind = Kind(rawValue: row["kind"]) else {
+            throw HKError(.errorDatabaseInaccessible, "the store holds metadata of unknown kind \(row["kind"] as Int? ?? -1)")
+        }
+        self.kind = kind
+        text = row["text"]
+        number = row["number"]
+        integer = row["integer"]
+    }
+}
+
+extension MetadataRecord {
     /// How a metadata value is laid out in the `kind`, `text`, `number` and `integer` columns.
     enum Kind: Int, Codable {
         case string = 0, date, integer, double, bool, quantity
