@@ -46,6 +46,25 @@ struct SampleQueryTests {
         #expect(try await run(store, type: steps, predicate: lateEnds).map(\.uuid) == [long.uuid])
     }
 
+    @Test func queryDescriptorsMergeSeveralTypesIntoOneSortedLimitedList() async throws {
+        let (store, _) = try await authorizedStepsStore()
+        try await store.save(stepSamples(at: [1, 3, 5]))
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        try await store.save([2.0, 4.0].map {
+            HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 60 + $0),
+                             start: now.addingTimeInterval($0 * 60), end: now.addingTimeInterval($0 * 60))
+        })
+        let notFirst = HKQuery.predicateForSamples(withStart: now.addingTimeInterval(90), end: nil, options: .strictStartDate)
+        let found: [HKSample] = try await withCheckedThrowingContinuation { continuation in
+            store.execute(HKSampleQuery(queryDescriptors: [HKQueryDescriptor(sampleType: steps, predicate: notFirst),
+                                                           HKQueryDescriptor(sampleType: heartRate, predicate: nil)],
+                                        limit: 3) { _, samples, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: samples ?? []) }
+            })
+        }
+        #expect(found.map(\.startDate) == [2.0, 3, 4].map { now.addingTimeInterval($0 * 60) })
+    }
+
     @Test func badSortKeysLimitsAndPredicatesAreErrors() async throws {
         let (store, _) = try await authorizedStepsStore()
         await #expect(throws: HKError(.errorInvalidArgument)) {

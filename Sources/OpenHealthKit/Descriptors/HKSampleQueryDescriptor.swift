@@ -36,23 +36,9 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecke
             default: throw HKError.invalidArgument("sample query descriptors sort by \\.startDate or \\.endDate only")
             }
         }
-        var samples: [Sample] = []
-        for predicate in predicates {
-            let plan = try SampleQueryPlan(type: predicate.sampleType, predicate: predicate.nsPredicate, limit: limit ?? 0, order: order)
-            samples += try plan.run(on: healthStore).compactMap { $0 as? Sample }
+        let plans = try predicates.map {
+            try SampleQueryPlan(type: $0.sampleType, predicate: $0.nsPredicate, limit: limit ?? 0, order: order)
         }
-        if predicates.count > 1 {
-            // Each type's rows came sorted and limited by SQL; merge them into one order.
-            let keys = order.isEmpty ? [SampleOrder(key: .startDate, ascending: true)] : order
-            samples.sort { a, b in
-                for key in keys {
-                    let (x, y) = key.key == .startDate ? (a.startDate, b.startDate) : (a.endDate, b.endDate)
-                    if x != y { return key.ascending ? x < y : x > y }
-                }
-                return false
-            }
-            if let limit, limit > 0, samples.count > limit { samples.removeLast(samples.count - limit) }
-        }
-        return samples
+        return try SampleQueryPlan.run(plans, on: healthStore).compactMap { $0 as? Sample }
     }
 }

@@ -26,6 +26,8 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     public let sortDescriptors: [NSSortDescriptor]?
     private let resultsHandler: @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// Each type with its predicate (one entry unless made from query descriptors).
+    private let parts: [(HKSampleType, NSPredicate?)]
 
     public init(
         sampleType: HKSampleType, predicate: NSPredicate?, limit: Int, sortDescriptors: [NSSortDescriptor]?,
@@ -34,17 +36,37 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
         self.limit = limit
         self.sortDescriptors = sortDescriptors
         self.resultsHandler = resultsHandler
+        self.parts = [(sampleType, predicate)]
         super.init(objectType: sampleType, predicate: predicate)
+    }
+
+    /// Samples of several types, each with its own predicate, in one list sorted by start date.
+    public convenience init(queryDescriptors: [HKQueryDescriptor], limit: Int,
+                            resultsHandler: @escaping @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void) {
+        self.init(queryDescriptors: queryDescriptors, limit: limit, sortDescriptors: [], resultsHandler: resultsHandler)
+    }
+
+    /// Samples of several types, each with its own predicate, in one list sorted as `sortDescriptors` say.
+    public init(queryDescriptors: [HKQueryDescriptor], limit: Int, sortDescriptors: [NSSortDescriptor],
+                resultsHandler: @escaping @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void) {
+        self.limit = limit
+        self.sortDescriptors = sortDescriptors
+        self.resultsHandler = resultsHandler
+        self.parts = queryDescriptors.map { ($0.sampleType, $0.predicate) }
+        super.init(objectType: queryDescriptors.first?.sampleType, predicate: queryDescriptors.first?.predicate)
     }
 }
 
 extension HKSampleQuery: ExecutableQuery {
     func start(on store: HKHealthStore) {
-        let plan = Result { try SampleQueryPlan(type: objectType as! HKSampleType, predicate: predicate, limit: limit,
-                                                order: try SampleQueryPlan.order(sortDescriptors ?? [])) }
+        let plans = Result { () throws -> [SampleQueryPlan] in
+            guard !parts.isEmpty else { throw HKError.invalidArgument("a query needs at least one query descriptor") }
+            let order = try SampleQueryPlan.order(sortDescriptors ?? [])
+            return try parts.map { try SampleQueryPlan(type: $0.0, predicate: $0.1, limit: limit, order: order) }
+        }
         let started = Task.detached { [self] in
             do {
-                let samples = try plan.get().run(on: store)
+                let samples = try SampleQueryPlan.run(try plans.get(), on: store)
                 guard !Task.isCancelled else { return }
                 resultsHandler(self, samples, nil)
             } catch {

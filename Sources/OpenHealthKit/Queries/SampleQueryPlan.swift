@@ -22,6 +22,23 @@ struct SampleQueryPlan: Sendable {
                                         order: order, limit: limit)
     }
 
+    /// Runs several plans (one per type) and merges their rows into one order, keeping the limit. Each plan's
+    /// rows come sorted and limited by SQL.
+    static func run(_ plans: [SampleQueryPlan], on store: HKHealthStore) throws -> [HKSample] {
+        guard plans.count > 1 else { return try plans.first?.run(on: store) ?? [] }
+        var samples = try plans.flatMap { try $0.run(on: store) }
+        let keys = plans[0].order
+        samples.sort { a, b in
+            for key in keys {
+                let (x, y) = key.key == .startDate ? (a.startDate, b.startDate) : (a.endDate, b.endDate)
+                if x != y { return key.ascending ? x < y : x > y }
+            }
+            return false
+        }
+        if let limit = plans[0].limit, samples.count > limit { samples.removeLast(samples.count - limit) }
+        return samples
+    }
+
     /// The sort keys of `NSSortDescriptor`s: start or end date; anything else is `errorInvalidArgument`.
     static func order(_ descriptors: [NSSortDescriptor]) throws -> [SampleOrder] {
         try descriptors.map { descriptor in
