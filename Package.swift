@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "OpenHealthKitUITests", dependencies: ["OpenHealthKitUI"], swiftSettings: strictSettings),
         .testTarget(
             name: "HealthCLITests",
-            dependencies: ["HealthCLI", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["HealthCLI", "OpenHealthKit", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .testTarget(

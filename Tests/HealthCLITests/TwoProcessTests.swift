@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import OpenHealthKit
 import Testing
 
 /// Two processes writing one store at the same time, as two apps on one machine would.
@@ -42,5 +43,35 @@ struct TwoProcessTests {
         }
         #expect(counts == ["com.example.a=250", "com.example.b=250"])
         #expect(try database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aLongRunningQueryHearsAnotherProcessesSave() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("two-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("""
+            {"CFBundleIdentifier": "com.example.a", "CFBundleName": "A", "NSHealthShareUsageDescription": "r",
+             "NSHealthUpdateUsageDescription": "w"}
+            """.utf8).write(to: folder.appendingPathComponent("a.json"))
+        #expect(try runHealth(["authorize", "--app", "a.json", "--write", "stepCount"], input: "y\n", in: folder).status == 0)
+
+        // This process reads; the `health` process writes.
+        let reader = AppManifest(bundleIdentifier: "com.example.reader", name: "Reader", shareUsageDescription: "r")
+        let store = HKHealthStore(configuration: .init(storeDirectory: folder.appendingPathComponent(".openhealthkit"), app: reader,
+                                                       presenter: ScriptedPresenter(.allowAll)))
+        let steps = HKQuantityType(.stepCount)
+        try await store.requestAuthorization(toShare: [], read: [steps])
+        let (answers, continuation) = AsyncStream<Int>.makeStream()
+        let query = HKAnchoredObjectQuery(type: steps, predicate: nil, anchor: nil, limit: HKObjectQueryNoLimit) { _, samples, _, _, _ in
+            continuation.yield(samples?.count ?? -1)
+        }
+        query.updateHandler = { _, samples, _, _, _ in continuation.yield(samples?.count ?? -1) }
+        store.execute(query)
+        var iterator = answers.makeAsyncIterator()
+        #expect(await iterator.next() == 0)
+        let added = try runHealth(["add", "--app", "a.json", "stepCount", "7", "count"], in: folder)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(await iterator.next() == 1, "the other process's sample arrives as an update")
+        store.stop(query)
     }
 }

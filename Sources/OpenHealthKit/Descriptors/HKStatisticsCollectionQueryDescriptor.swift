@@ -67,7 +67,7 @@ public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, HKAsyncSequen
             let updates = try healthStore.sampleStore().changes.subscribe()
             var current = try HKStatisticsCollectionQuery.compute(plan, intervals: intervals, on: healthStore)
             continuation.yield(Result(statisticsCollection: current.collection, updatedStatistics: nil))
-            for await types in updates where types.contains(plan.type.identifier) {
+            for await change in updates where change.touches(plan.type.identifier) {
                 let next = try HKStatisticsCollectionQuery.compute(plan, intervals: intervals, on: healthStore)
                 let changed = next.changes(since: current, plan: plan, intervals: intervals)
                 current = next

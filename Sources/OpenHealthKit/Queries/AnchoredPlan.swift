@@ -37,7 +37,7 @@ struct AnchoredPlan: Sendable {
         guard !Task.isCancelled else { return }
         first(changes)
         guard let updates else { return }
-        for await types in updates where !types.isDisjoint(with: typeIdentifiers) {
+        for await change in updates where !change.touched(among: typeIdentifiers).isEmpty {
             let next = try fetch(on: store, after: changes.position, limit: nil)
             guard !Task.isCancelled else { return }
             guard !next.samples.isEmpty || !next.deleted.isEmpty else { continue }

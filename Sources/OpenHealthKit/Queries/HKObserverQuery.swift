@@ -62,11 +62,11 @@ extension HKObserverQuery: ExecutableQuery {
                 let queries = plan.queries.map { ($0.type, $0.filter) }
                 var position = try store.sampleStore().observe(queries, visibleTo: app, after: nil).position
                 deliver(self, nil, { completed.yield() }, nil)
-                for await types in updates where !types.isDisjoint(with: plan.typeIdentifiers) {
+                for await change in updates where !change.touched(among: plan.typeIdentifiers).isEmpty {
                     let (changed, newest) = try store.sampleStore().observe(queries, visibleTo: app, after: position)
                     position = newest
                     guard changed, !Task.isCancelled else { continue }
-                    pending.types.withLock { $0 = ($0 ?? []).union(types.intersection(plan.typeIdentifiers)) }
+                    pending.types.withLock { $0 = ($0 ?? []).union(change.touched(among: plan.typeIdentifiers)) }
                     wake.yield()
                 }
             } catch {

@@ -135,7 +135,7 @@ extension HKStatisticsCollectionQuery: ExecutableQuery {
                 guard !Task.isCancelled else { return }
                 initialResultsHandler?(self, current.collection, nil)
                 guard let updates else { return }
-                for await types in updates where types.contains(type.identifier) {
+                for await change in updates where change.touches(type.identifier) {
                     let next = try Self.compute(plan, intervals: intervals, on: store)
                     guard !Task.isCancelled else { return }
                     let changed = next.changes(since: current, plan: plan, intervals: intervals)
