@@ -117,9 +117,9 @@ package struct StatisticsCalculator: Sendable {
                     buckets[index].merged!.sum = sum
                 }
                 if perSource {
-                    forEachPiece(samples, borders: borders) { bucket, sample, piece in
+                    forEachPiece(samples, borders: borders) { bucket, sample, from, to in
                         buckets[bucket].bySource[sample.sourceRank, default: Values()].sum =
-                            (buckets[bucket].bySource[sample.sourceRank]?.sum ?? 0) + piece
+                            (buckets[bucket].bySource[sample.sourceRank]?.sum ?? 0) + Self.prorated(sample, from, to)
                     }
                 }
             }
@@ -150,23 +150,29 @@ package struct StatisticsCalculator: Sendable {
         return low
     }
 
-    /// Calls `body(bucket, sample, proratedValue)` for every piece of every sample inside the buckets.
-    private func forEachPiece(_ samples: [Sample], borders: [Double], _ body: (Int, Sample, Double) -> Void) {
+    /// Calls `body(bucket, sample, pieceStart, pieceEnd)` for every part of every sample inside a bucket: the
+    /// sample clipped to each bucket it overlaps; an instant, whole, in the bucket holding it.
+    private func forEachPiece(_ samples: [Sample], borders: [Double], _ body: (Int, Sample, Double, Double) -> Void) {
         guard let first = borders.first, let last = borders.last else { return }
         for sample in samples {
-            let length = sample.end - sample.start
-            if length <= 0 {
-                if let bucket = Self.bucket(of: sample.start, in: borders) { body(bucket, sample, sample.value) }
+            if sample.end <= sample.start {
+                if let bucket = Self.bucket(of: sample.start, in: borders) { body(bucket, sample, sample.start, sample.start) }
                 continue
             }
             guard sample.end > first, sample.start < last else { continue }
             var bucket = Self.bucket(of: max(sample.start, first), in: borders)!
             while bucket < borders.count - 1, borders[bucket] < sample.end {
-                let overlap = min(sample.end, borders[bucket + 1]) - max(sample.start, borders[bucket])
-                if overlap > 0 { body(bucket, sample, sample.value * overlap / length) }
+                let from = max(sample.start, borders[bucket]), to = min(sample.end, borders[bucket + 1])
+                if to > from { body(bucket, sample, from, to) }
                 bucket += 1
             }
         }
+    }
+
+    /// A piece's share of its sample's value: in proportion to time, or all of an instant's.
+    private static func prorated(_ sample: Sample, _ from: Double, _ to: Double) -> Double {
+        let length = sample.end - sample.start
+        return length > 0 ? sample.value * (to - from) / length : sample.value
     }
 
     // MARK: - The priority sweep
@@ -357,18 +363,7 @@ package struct StatisticsCalculator: Sendable {
     private func durations(_ samples: [Sample], borders: [Double], into buckets: inout [Bucket]) {
         // Clip every sample to each bucket it overlaps, then measure the union per bucket (and per source).
         var pieces = [[(start: Double, end: Double, rank: Int)]](repeating: [], count: buckets.count)
-        for s in samples {
-            if s.end <= s.start {
-                if let bucket = Self.bucket(of: s.start, in: borders) { pieces[bucket].append((s.start, s.start, s.sourceRank)) }
-                continue
-            }
-            guard let first = borders.first, s.end > first, s.start < borders.last! else { continue }
-            var bucket = Self.bucket(of: max(s.start, first), in: borders)!
-            while bucket < buckets.count, borders[bucket] < s.end {
-                pieces[bucket].append((max(s.start, borders[bucket]), min(s.end, borders[bucket + 1]), s.sourceRank))
-                bucket += 1
-            }
-        }
+        forEachPiece(samples, borders: borders) { bucket, sample, from, to in pieces[bucket].append((from, to, sample.sourceRank)) }
         func union(_ intervals: [(start: Double, end: Double, rank: Int)]) -> Double {
             var total = 0.0
             var current: (start: Double, end: Double)?

@@ -294,10 +294,10 @@ package struct SampleStore: Sendable {
         return ReadVisibility(ownSourceId: own, canReadOthers: try canRead(type))
     }
 
-    /// Rebuilds many rows at once: their metadata in one query, each source and device read once. Correlations
-    /// and workouts, which have parts, are rebuilt one by one.
+    /// Rebuilds the objects rows stand for, with their metadata (one query for all rows), source revisions and
+    /// devices (each read once); correlations bring their members, workouts their parts.
     static func samples(from rows: [SampleRecord], in db: Database) throws -> [HKSample] {
-        guard rows.count > 1 else { return try rows.map { try sample(from: $0, in: db) } }
+        guard !rows.isEmpty else { return [] }
         let ids = rows.compactMap(\.id)
         var metadataById: [Int64: [String: HKMetadataValue]] = [:]
         for record in try MetadataRecord.fetchAll(db, sql: "SELECT * FROM metadata WHERE sampleId IN (SELECT value FROM json_each(?))",
@@ -306,12 +306,11 @@ package struct SampleStore: Sendable {
         }
         var sources: [Int64: SourceRecord] = [:], devices: [Int64: HKDevice] = [:], units: [String: HKUnit] = [:]
         return try rows.map { row in
-            guard row.kind == .quantity || row.kind == .category else { return try sample(from: row, in: db) }
-            guard let id = row.id, let uuid = UUID(uuidString: row.uuid), let type = HKObjectType.type(forIdentifier: row.type) as? HKSampleType else {
+            guard let id = row.id, let uuid = UUID(uuidString: row.uuid), let type = HKObjectType.type(forIdentifier: row.type) as? HKSampleType,
+                  let source = try sources[row.sourceId] ?? SourceRecord.fetchOne(db, key: row.sourceId) else {
                 throw HKError(.errorDatabaseInaccessible, "the store holds a sample row it cannot read (type \(row.type))")
             }
-            if sources[row.sourceId] == nil { sources[row.sourceId] = try SourceRecord.fetchOne(db, key: row.sourceId) }
-            let source = sources[row.sourceId]!
+            sources[row.sourceId] = source
             let revision = HKSourceRevision(
                 source: HKSource(name: source.name, bundleIdentifier: source.bundleIdentifier), version: row.sourceVersion,
                 productType: row.productType, operatingSystemVersion: parse(row.osVersion))
@@ -320,53 +319,33 @@ package struct SampleStore: Sendable {
                 if devices[deviceId] == nil { devices[deviceId] = try DeviceRecord.fetchOne(db, key: deviceId)?.device }
                 device = devices[deviceId]
             }
+            let metadata = metadataById[id]
             let start = Date(timeIntervalSinceReferenceDate: row.startDate), end = Date(timeIntervalSinceReferenceDate: row.endDate)
             switch (row.kind, type) {
             case (.quantity, let type as HKQuantityType):
                 let unitString = row.unit ?? ""
                 if units[unitString] == nil { units[unitString] = try HKUnit.parse(unitString) }
                 return HKQuantitySample.make(type: type, quantity: HKQuantity(unit: units[unitString]!, doubleValue: row.originalValue ?? 0),
-                                             start: start, end: end, count: row.count, uuid: uuid, metadata: metadataById[id],
+                                             start: start, end: end, count: row.count, uuid: uuid, metadata: metadata,
                                              sourceRevision: revision, device: device)
             case (.category, let type as HKCategoryType):
                 return HKCategorySample(type: type, value: Int(row.value ?? 0), start: start, end: end, uuid: uuid,
-                                        metadata: metadataById[id], sourceRevision: revision, device: device)
+                                        metadata: metadata, sourceRevision: revision, device: device)
+            case (.correlation, let type as HKCorrelationType):
+                let members = try SampleRecord.filter(SampleRecord.Columns.correlationId == id).fetchAll(db)
+                return HKCorrelation(type: type, start: start, end: end, objects: Set(try samples(from: members, in: db)),
+                                     uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
+            case (.workout, is HKWorkoutType):
+                return try WorkoutStorage.workout(row: row, metadata: metadata, revision: revision, device: device, in: db)
             default:
                 throw HKError(.errorDatabaseInaccessible, "the store holds a \(row.type) row of the wrong kind")
             }
         }
     }
 
-    /// Rebuilds the object a row stands for, with its metadata, source revision and device.
+    /// Rebuilds the object one row stands for.
     static func sample(from row: SampleRecord, in db: Database) throws -> HKSample {
-        guard let id = row.id, let uuid = UUID(uuidString: row.uuid), let type = HKObjectType.type(forIdentifier: row.type) as? HKSampleType else {
-            throw HKError(.errorDatabaseInaccessible, "the store holds a sample row it cannot read (type \(row.type))")
-        }
-        let metadataRows = try MetadataRecord.filter(sql: "sampleId = ?", arguments: [id]).fetchAll(db)
-        let metadata = metadataRows.isEmpty ? nil : Dictionary(uniqueKeysWithValues: try metadataRows.map { ($0.key, try $0.value()) })
-        let source = try SourceRecord.fetchOne(db, key: row.sourceId)!
-        let revision = HKSourceRevision(
-            source: HKSource(name: source.name, bundleIdentifier: source.bundleIdentifier), version: row.sourceVersion,
-            productType: row.productType, operatingSystemVersion: parse(row.osVersion))
-        let device = try row.deviceId.flatMap { try DeviceRecord.fetchOne(db, key: $0)?.device }
-        let start = Date(timeIntervalSinceReferenceDate: row.startDate), end = Date(timeIntervalSinceReferenceDate: row.endDate)
-        switch (row.kind, type) {
-        case (.quantity, let type as HKQuantityType):
-            let quantity = HKQuantity(unit: try HKUnit.parse(row.unit ?? ""), doubleValue: row.originalValue ?? 0)
-            return HKQuantitySample.make(type: type, quantity: quantity, start: start, end: end, count: row.count, uuid: uuid,
-                                         metadata: metadata, sourceRevision: revision, device: device)
-        case (.category, let type as HKCategoryType):
-            return HKCategorySample(type: type, value: Int(row.value ?? 0), start: start, end: end, uuid: uuid,
-                                    metadata: metadata, sourceRevision: revision, device: device)
-        case (.correlation, let type as HKCorrelationType):
-            let members = try SampleRecord.filter(SampleRecord.Columns.correlationId == id).fetchAll(db)
-            return HKCorrelation(type: type, start: start, end: end, objects: Set(try members.map { try sample(from: $0, in: db) }),
-                                 uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
-        case (.workout, is HKWorkoutType):
-            return try WorkoutStorage.workout(row: row, metadata: metadata, revision: revision, device: device, in: db)
-        default:
-            throw HKError(.errorDatabaseInaccessible, "the store holds a \(row.type) row of the wrong kind")
-        }
+        try samples(from: [row], in: db)[0]
     }
 
     // MARK: - Sources, devices, revisions

@@ -64,15 +64,10 @@ public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, HKAsyncSequen
         let descriptor = self
         return Results(live: LiveResults { continuation in
             let (plan, intervals) = try descriptor.plan()
-            let updates = try healthStore.sampleStore().changes.subscribe()
-            var current = try HKStatisticsCollectionQuery.compute(plan, intervals: intervals, on: healthStore)
-            continuation.yield(Result(statisticsCollection: current.collection, updatedStatistics: nil))
-            for await change in updates where change.touches(plan.type.identifier) {
-                let next = try HKStatisticsCollectionQuery.compute(plan, intervals: intervals, on: healthStore)
-                let changed = next.changes(since: current, plan: plan, intervals: intervals)
-                current = next
-                guard !changed.isEmpty, !Task.isCancelled else { continue }
-                continuation.yield(Result(statisticsCollection: next.collection, updatedStatistics: changed))
+            try await HKStatisticsCollectionQuery.run(plan, intervals: intervals, on: healthStore, live: true) {
+                continuation.yield(Result(statisticsCollection: $0, updatedStatistics: nil))
+            } update: {
+                continuation.yield(Result(statisticsCollection: $0, updatedStatistics: $1))
             }
         })
     }

@@ -81,6 +81,24 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
         }
     }
 
+    /// The first collection, then — when `live` — the collection again with the statistics each later change
+    /// altered (never an empty list), until the task is cancelled. Shared with the descriptor.
+    static func run(_ plan: StatisticsPlan, intervals: StatisticsIntervals, on store: HKHealthStore, live: Bool,
+                    first: (HKStatisticsCollection) -> Void, update: (HKStatisticsCollection, [HKStatistics]) -> Void) async throws {
+        let updates = live ? try store.sampleStore().changes.subscribe() : nil
+        var current = try compute(plan, intervals: intervals, on: store)
+        guard !Task.isCancelled else { return }
+        first(current.collection)
+        guard let updates else { return }
+        for await change in updates where change.touches(plan.type.identifier) {
+            let next = try compute(plan, intervals: intervals, on: store)
+            let changed = next.changes(since: current, plan: plan, intervals: intervals)
+            current = next
+            guard !changed.isEmpty, !Task.isCancelled else { continue }
+            update(next.collection, changed)
+        }
+    }
+
     /// Computes the collection (shared with `HKStatisticsCollectionQueryDescriptor`).
     static func compute(_ plan: StatisticsPlan, intervals: StatisticsIntervals, on store: HKHealthStore) throws -> Computed {
         let loaded = try plan.load(on: store)
@@ -130,17 +148,10 @@ extension HKStatisticsCollectionQuery: ExecutableQuery {
         let started = Task.detached { [self] in
             do {
                 let (plan, intervals) = try setup.get()
-                let updates = statisticsUpdateHandler == nil ? nil : try store.sampleStore().changes.subscribe()
-                var current = try Self.compute(plan, intervals: intervals, on: store)
-                guard !Task.isCancelled else { return }
-                initialResultsHandler?(self, current.collection, nil)
-                guard let updates else { return }
-                for await change in updates where change.touches(type.identifier) {
-                    let next = try Self.compute(plan, intervals: intervals, on: store)
-                    guard !Task.isCancelled else { return }
-                    let changed = next.changes(since: current, plan: plan, intervals: intervals)
-                    current = next
-                    for statistics in changed { statisticsUpdateHandler?(self, statistics, next.collection, nil) }
+                try await Self.run(plan, intervals: intervals, on: store, live: statisticsUpdateHandler != nil) { collection in
+                    initialResultsHandler?(self, collection, nil)
+                } update: { collection, changed in
+                    for statistics in changed { statisticsUpdateHandler?(self, statistics, collection, nil) }
                 }
             } catch {
                 guard !Task.isCancelled else { return }
