@@ -40,6 +40,7 @@ struct GenerateCommand: ParsableCommand {
         for (type, count) in summary.samplesByType.sorted(by: { $0.key < $1.key }) {
             print("\(String(count).padding(toLength: 9, withPad: " ", startingAt: 0)) \(type)")
         }
+        print("\(String(summary.activitySummaries).padding(toLength: 9, withPad: " ", startingAt: 0)) activity summaries (daily rings)")
         print(String(format: "%d samples in %.1f s (%.0f/s), %@ to %@", summary.total, seconds, Double(summary.total) / max(seconds, 0.001),
                      summary.interval.start.formatted(.iso8601), summary.interval.end.formatted(.iso8601)))
     }

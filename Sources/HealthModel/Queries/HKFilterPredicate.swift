@@ -18,6 +18,9 @@ final class HKFilterPredicate: NSPredicate {
     }
 
     override func evaluate(with object: Any?) -> Bool {
+        if let summary = object as? HKActivitySummary {
+            return summary.day.map { (try? filter.matches(summaryOf: $0)) ?? false } ?? false
+        }
         guard let object = object as? HKObject else { return false }
         return (try? filter.matches(object)) ?? false
     }

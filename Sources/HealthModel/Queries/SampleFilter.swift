@@ -31,6 +31,9 @@ package indirect enum SampleFilter: Sendable, Hashable {
     /// Correlations holding at least one member of `type` that matches `filter` (`HKCorrelationQuery`'s sample
     /// predicates).
     case correlationMember(type: String, filter: SampleFilter)
+    /// Activity summaries from `first` to `last` (inclusive; `nil` is open). Not a sample filter: it applies only
+    /// to activity summary queries, and a sample query given one is an error.
+    case activitySummaryDays(first: ActivityDay?, last: ActivityDay?)
     case and([SampleFilter])
     case or([SampleFilter])
     case not(SampleFilter)
@@ -124,6 +127,8 @@ package indirect enum SampleFilter: Sendable, Hashable {
                 if try filter.matches(member, inCorrelation: true) { return true }
             }
             return false
+        case .activitySummaryDays:
+            return false
         case .and(let filters):
             for filter in filters where try !filter.matches(object, inCorrelation: inCorrelation) { return false }
             return true
@@ -134,6 +139,26 @@ package indirect enum SampleFilter: Sendable, Hashable {
             return try !filter.matches(object, inCorrelation: inCorrelation)
         case .invalid(let message):
             throw HKError.invalidArgument(message)
+        }
+    }
+
+    /// Whether an activity summary of `day` satisfies the filter. Sample conditions never hold for a summary.
+    package func matches(summaryOf day: ActivityDay) throws -> Bool {
+        switch self {
+        case .activitySummaryDays(let first, let last):
+            return (first.map { $0 <= day } ?? true) && (last.map { day <= $0 } ?? true)
+        case .and(let filters):
+            for filter in filters where try !filter.matches(summaryOf: day) { return false }
+            return true
+        case .or(let filters):
+            for filter in filters where try filter.matches(summaryOf: day) { return true }
+            return false
+        case .not(let filter):
+            return try !filter.matches(summaryOf: day)
+        case .invalid(let message):
+            throw HKError.invalidArgument(message)
+        default:
+            return false
         }
     }
 

@@ -36,7 +36,8 @@ package final class HealthDatabase: Sendable {
     }
 
     private static func inaccessible(_ error: DatabaseError) -> HKError {
-        HKError(.errorDatabaseInaccessible, "the store could not be read or written: SQLite error \(error.resultCode)")
+        HKError(.errorDatabaseInaccessible,
+                "the store could not be read or written: SQLite error \(error.resultCode)\(error.message.map { ": \($0)" } ?? "")")
     }
 
     /// The schema, one migration per change, in order. Never edit a shipped migration: add one.
@@ -264,6 +265,24 @@ package final class HealthDatabase: Sendable {
                 t.column("maxDuration", .double).notNull().check { $0 >= 0 }
             }
             try db.execute(sql: "INSERT INTO typeSpan SELECT type, MAX(endDate - startDate) FROM sample GROUP BY type")
+        }
+        migrator.registerMigration("v8: activity summaries") { db in
+            // One row per day (Gregorian yyyy-MM-dd). Each quantity keeps its value and unit as given. `revision`
+            // grows with every write, so long-running queries report exactly the new and changed days.
+            try db.create(table: "activitySummary") { t in
+                t.primaryKey("day", .text).check(sql: "day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'")
+                t.column("moveMode", .integer).notNull()
+                t.column("paused", .boolean).notNull()
+                for name in ["energy", "energyGoal", "moveTime", "moveTimeGoal", "exercise", "stand"] {
+                    t.column(name, .double).notNull().check { $0 >= 0 }
+                    t.column(name + "Unit", .text).notNull()
+                }
+                for name in ["exerciseGoal", "standGoal"] {
+                    t.column(name, .double).check { $0 >= 0 }
+                    t.column(name + "Unit", .text)
+                }
+                t.column("revision", .integer).notNull().indexed()
+            }
         }
         return migrator
     }()

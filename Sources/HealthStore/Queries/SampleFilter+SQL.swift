@@ -107,6 +107,9 @@ extension SampleFilter {
                 sample.id IN (SELECT sample.correlationId FROM sample
                               WHERE sample.correlationId IS NOT NULL AND sample.type = \(type) AND \(try filter.sql(type: type)))
                 """
+        case .activitySummaryDays:
+            throw HKError.invalidArgument(
+                "an activity summary predicate (predicateForActivitySummary, predicate(forActivitySummariesBetweenStart:end:)) cannot select samples")
         case .and(let filters):
             return Self.all(try filters.map { try $0.sql(type: type) })
         case .or(let filters):
@@ -115,6 +118,26 @@ extension SampleFilter {
             return "NOT (\(try filter.sql(type: type)))"
         case .invalid(let message):
             throw HKError.invalidArgument(message)
+        }
+    }
+
+    /// The filter as an SQL condition on the `activitySummary` table: day ranges and their AND / OR / NOT. Any sample
+    /// condition in it is `HKError(.errorInvalidArgument)`.
+    package func activitySummarySQL() throws -> SQL {
+        switch self {
+        case .activitySummaryDays(let first, let last):
+            var parts: [SQL] = []
+            if let first { parts.append("activitySummary.day >= \(first.text)") }
+            if let last { parts.append("activitySummary.day <= \(last.text)") }
+            return Self.all(parts)
+        case .and(let filters): return Self.all(try filters.map { try $0.activitySummarySQL() })
+        case .or(let filters): return Self.any(try filters.map { try $0.activitySummarySQL() })
+        case .not(let filter): return "NOT (\(try filter.activitySummarySQL()))"
+        case .invalid(let message): throw HKError.invalidArgument(message)
+        default:
+            throw HKError.invalidArgument(
+                "an activity summary query takes only activity summary predicates (predicateForActivitySummary, "
+                    + "predicate(forActivitySummariesBetweenStart:end:)) and their compounds, not sample predicates")
         }
     }
 

@@ -91,6 +91,20 @@ public final class HealthPerson: Sendable {
         try characteristics.set(.dateOfBirth, to: String(format: "%04d-%02d-%02d", year, month, day))
     }
 
+    // MARK: - Activity summaries (the person's devices write them; apps only read)
+
+    /// Saves activity summaries, all or none, replacing those already stored for the same days; long-running
+    /// activity summary queries report them. Each needs its day (`HKActivitySummary(dateComponents:)`) and values
+    /// of the right kind (energy; minutes; a count of hours), else `errorInvalidArgument` and nothing is saved.
+    public func saveActivitySummaries(_ summaries: [HKActivitySummary]) throws {
+        try ActivitySummaryStore(database: database).save(summaries)
+    }
+
+    /// Every stored activity summary in day order, or those an activity summary predicate selects.
+    public func activitySummaries(matching predicate: NSPredicate? = nil) throws -> [HKActivitySummary] {
+        try ActivitySummaryStore(database: database).summaries(matching: try SampleFilter(optional: predicate), visibleTo: nil).summaries
+    }
+
     // MARK: - Source priority
 
     /// The order of sources for a type: those the person placed, then the others by first write.

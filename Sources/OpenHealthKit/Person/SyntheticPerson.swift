@@ -10,6 +10,10 @@ public import Foundation
 /// print(summary.total, "samples")
 /// ```
 ///
+/// Each day also gets the watch's activity summary (rings), computed from that day's watch samples: active
+/// energy from walking and workouts, exercise minutes from brisk walking and workouts, stand hours from the hours
+/// with walking; goals 500 kcal, 30 minutes, 12 hours.
+///
 /// Sources are the person's own, as in an Apple Health export: "Alex’s iPhone" and "Alex’s Apple Watch"
 /// (`com.apple.health.*`, so the default priority puts the watch first) and "Health" (`com.apple.Health`) for
 /// manual entries.
@@ -36,6 +40,8 @@ public struct SyntheticPerson: Sendable {
         /// Samples per type identifier.
         public var samplesByType: [String: Int] = [:]
         public var total: Int { samplesByType.values.reduce(0, +) }
+        /// Activity summaries (one per day).
+        public var activitySummaries = 0
         /// The generated interval.
         public var interval: DateInterval
     }
@@ -145,6 +151,33 @@ public struct SyntheticPerson: Sendable {
         return objects
     }
 
+    /// The watch's activity summary of day `index`, from that day's samples (`objects`, as `day(_:)` made them).
+    func activitySummary(_ index: Int, of objects: [HKObject]) -> HKActivitySummary {
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let dayStart = end.addingTimeInterval(Double(index - days) * 86_400)
+        let summary = HKActivitySummary(dateComponents: utc.dateComponents([.year, .month, .day], from: dayStart))
+        var kilocalories = 0.0, exerciseMinutes = 0.0, standHours = Set<Int>()
+        for object in objects where object.sourceRevision == Self.watch {
+            if let sample = object as? HKQuantitySample, sample.quantityType == HKQuantityType(.stepCount) {
+                let steps = sample.quantity.doubleValue(for: .count())
+                kilocalories += steps * 0.045
+                if steps >= 100 { exerciseMinutes += 1 }
+                standHours.insert(Int(sample.startDate.timeIntervalSince(dayStart) / 3600))
+            } else if let workout = object as? HKWorkout {
+                kilocalories += workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(for: .kilocalorie()) ?? 0
+                exerciseMinutes += workout.duration / 60
+            }
+        }
+        summary.activeEnergyBurned = HKQuantity(unit: .kilocalorie(), doubleValue: kilocalories.rounded())
+        summary.activeEnergyBurnedGoal = HKQuantity(unit: .kilocalorie(), doubleValue: 500)
+        summary.appleExerciseTime = HKQuantity(unit: .minute(), doubleValue: exerciseMinutes.rounded())
+        summary.exerciseTimeGoal = HKQuantity(unit: .minute(), doubleValue: 30)
+        summary.appleStandHours = HKQuantity(unit: .count(), doubleValue: Double(standHours.count))
+        summary.standHoursGoal = HKQuantity(unit: .count(), doubleValue: 12)
+        return summary
+    }
+
     /// SplitMix64: small, fast, deterministic.
     struct Random {
         var state: UInt64
@@ -173,6 +206,8 @@ extension HealthPerson {
         for index in 0..<person.days {
             let objects = person.day(index)
             try sampleStore.importSamples(objects)
+            try saveActivitySummaries([person.activitySummary(index, of: objects)])
+            summary.activitySummaries += 1
             for object in objects { summary.samplesByType[(object as! HKSample).sampleType.identifier, default: 0] += 1 }
             progress?(index + 1)
         }
