@@ -45,6 +45,16 @@ extension HKQuery {
         return workoutStatistic(operatorType, "sum", types: Set(distances), totalDistance)
     }
 
+    /// Workouts whose total swimming stroke count compares so to `totalSwimmingStrokeCount`.
+    public class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator, totalSwimmingStrokeCount: HKQuantity) -> NSPredicate {
+        workoutStatistic(operatorType, "sum", types: [HKQuantityTypeIdentifier.swimmingStrokeCount.rawValue], totalSwimmingStrokeCount)
+    }
+
+    /// Workouts whose total flights climbed compares so to `totalFlightsClimbed`.
+    public class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator, totalFlightsClimbed: HKQuantity) -> NSPredicate {
+        workoutStatistic(operatorType, "sum", types: [HKQuantityTypeIdentifier.flightsClimbed.rawValue], totalFlightsClimbed)
+    }
+
     /// Workouts whose sum of `quantityType` compares so to `sumQuantity`.
     public class func predicateForWorkouts(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType, sumQuantity: HKQuantity) -> NSPredicate {
         workoutStatistic(operatorType, "sum", types: [quantityType.identifier], sumQuantity)
@@ -71,7 +81,48 @@ extension HKQuery {
         comparison(operatorType, "metadata values") { .metadataCompare(key: key, $0, try HKMetadataValue(any: value, key: key)) }
     }
 
+    // MARK: - Workout activities (wrap them with predicateForWorkouts(activityPredicate:))
+
+    /// Workout activities whose duration compares so to `duration` (seconds).
+    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator, duration: TimeInterval) -> NSPredicate {
+        comparison(operatorType, "workout activity durations") { .activity(.duration($0, duration)) }
+    }
+
+    /// Workout activities whose sum of `quantityType` compares so to `sumQuantity`.
+    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+                                                    sumQuantity: HKQuantity) -> NSPredicate {
+        activityStatistic(operatorType, "sum", quantityType, sumQuantity)
+    }
+
+    /// Workout activities whose minimum of `quantityType` compares so to `minimumQuantity`.
+    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+                                                    minimumQuantity: HKQuantity) -> NSPredicate {
+        activityStatistic(operatorType, "minimum", quantityType, minimumQuantity)
+    }
+
+    /// Workout activities whose maximum of `quantityType` compares so to `maximumQuantity`.
+    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+                                                    maximumQuantity: HKQuantity) -> NSPredicate {
+        activityStatistic(operatorType, "maximum", quantityType, maximumQuantity)
+    }
+
+    /// Workout activities whose average of `quantityType` compares so to `averageQuantity`.
+    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+                                                    averageQuantity: HKQuantity) -> NSPredicate {
+        activityStatistic(operatorType, "average", quantityType, averageQuantity)
+    }
+
     // MARK: - Building
+
+    private class func activityStatistic(_ operatorType: NSComparisonPredicate.Operator, _ statistic: String, _ type: HKQuantityType,
+                                         _ quantity: HKQuantity) -> NSPredicate {
+        comparison(operatorType, "workout activity statistics") { op in
+            guard quantity.is(compatibleWith: type.canonicalUnit) else {
+                throw HKError.invalidArgument("\(quantity) cannot be compared with \(type.identifier) values")
+            }
+            return .activity(.statistic(op, statistic: statistic, types: [type.identifier], base: try quantity.unit.toBase(quantity.doubleValue)))
+        }
+    }
 
     private class func workoutStatistic(_ operatorType: NSComparisonPredicate.Operator, _ statistic: String, types: Set<String>,
                                         _ quantity: HKQuantity) -> NSPredicate {

@@ -75,8 +75,40 @@ extension HKQuery {
     /// The objects that are not part of a correlation.
     public class func predicateForObjectsWithNoCorrelation() -> NSPredicate { HKFilterPredicate(filter: .noCorrelation) }
 
+    /// The samples associated with `workout` by `HKHealthStore.add(_:to:)`.
+    public class func predicateForObjects(from workout: HKWorkout) -> NSPredicate {
+        HKFilterPredicate(filter: .workoutAssociation(workout.uuid))
+    }
+
     /// The workouts of this activity type.
     public class func predicateForWorkouts(with workoutActivityType: HKWorkoutActivityType) -> NSPredicate {
         HKFilterPredicate(filter: .workoutActivityType(workoutActivityType))
+    }
+
+    /// The workouts that have at least one activity matching `activityPredicate` — a `predicateForWorkoutActivities…`
+    /// predicate, or an AND / OR / NOT of them, all of which one activity must satisfy.
+    public class func predicateForWorkouts(activityPredicate: NSPredicate) -> NSPredicate {
+        do {
+            let inner = try SampleFilter(activityPredicate)
+            _ = try inner.checkedActivityCondition()
+            return HKFilterPredicate(filter: .workoutsWithActivity(inner))
+        } catch let error as HKError {
+            return HKFilterPredicate(filter: .invalid(error.message))
+        } catch {
+            return HKFilterPredicate(filter: .invalid("\(error)"))
+        }
+    }
+
+    // MARK: Workout activities (wrap them with predicateForWorkouts(activityPredicate:))
+
+    /// Workout activities of this activity type.
+    public class func predicateForWorkoutActivities(workoutActivityType: HKWorkoutActivityType) -> NSPredicate {
+        HKFilterPredicate(filter: .activity(.type(workoutActivityType)))
+    }
+
+    /// Workout activities whose dates fall in the interval, by the same rules as
+    /// ``predicateForSamples(withStart:end:options:)``.
+    public class func predicateForWorkoutActivities(start startDate: Date?, end endDate: Date?, options: HKQueryOptions = []) -> NSPredicate {
+        HKFilterPredicate(filter: .activity(.dates(start: startDate, end: endDate, options: options)))
     }
 }

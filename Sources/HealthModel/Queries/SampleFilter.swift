@@ -34,6 +34,14 @@ package indirect enum SampleFilter: Sendable, Hashable {
     /// Activity summaries from `first` to `last` (inclusive; `nil` is open). Not a sample filter: it applies only
     /// to activity summary queries, and a sample query given one is an error.
     case activitySummaryDays(first: ActivityDay?, last: ActivityDay?)
+    /// Samples associated with the workout of this UUID (`HKHealthStore.add(_:to:)`). Only the store knows the
+    /// associations: in memory (`evaluate(with:)`) it matches nothing.
+    case workoutAssociation(UUID)
+    /// A condition on one workout activity (`HKQuery.predicateForWorkoutActivities…`): meaningful only inside
+    /// `.workoutsWithActivity`; a query given one unwrapped fails with `errorInvalidArgument`.
+    case activity(ActivityCondition)
+    /// Workouts with at least one activity satisfying `filter` (made of `.activity` conditions and compounds).
+    case workoutsWithActivity(SampleFilter)
     case and([SampleFilter])
     case or([SampleFilter])
     case not(SampleFilter)
@@ -101,13 +109,7 @@ package indirect enum SampleFilter: Sendable, Hashable {
         case .workoutStatistic(let op, let statistic, let types, let base):
             guard let workout = object as? HKWorkout else { return false }
             for (type, statistics) in workout.allStatistics where types.contains(type.identifier) {
-                let quantity: HKQuantity? = switch statistic {
-                case "sum": statistics.sumQuantity()
-                case "minimum": statistics.minimumQuantity()
-                case "maximum": statistics.maximumQuantity()
-                default: statistics.averageQuantity()
-                }
-                if let quantity, op.compare(try quantity.unit.toBase(quantity.doubleValue), base) { return true }
+                if let quantity = Self.statistic(statistic, of: statistics), op.compare(try quantity.unit.toBase(quantity.doubleValue), base) { return true }
             }
             return false
         case .metadataCompare(let key, let op, let wanted):
@@ -127,7 +129,13 @@ package indirect enum SampleFilter: Sendable, Hashable {
                 if try filter.matches(member, inCorrelation: true) { return true }
             }
             return false
-        case .activitySummaryDays:
+        case .activitySummaryDays, .workoutAssociation:
+            return false
+        case .activity:
+            throw Self.unwrappedActivityCondition
+        case .workoutsWithActivity(let filter):
+            guard let workout = object as? HKWorkout else { return false }
+            for activity in workout.workoutActivities where try filter.matches(activity: activity) { return true }
             return false
         case .and(let filters):
             for filter in filters where try !filter.matches(object, inCorrelation: inCorrelation) { return false }
@@ -139,6 +147,67 @@ package indirect enum SampleFilter: Sendable, Hashable {
             return try !filter.matches(object, inCorrelation: inCorrelation)
         case .invalid(let message):
             throw HKError.invalidArgument(message)
+        }
+    }
+
+    /// Whether one workout activity satisfies the filter (activity conditions and their compounds only).
+    package func matches(activity: HKWorkoutActivity) throws -> Bool {
+        switch self {
+        case .activity(let condition):
+            switch condition {
+            case .type(let type): return activity.workoutConfiguration.activityType == type
+            case .duration(let op, let seconds): return op.compare(activity.duration, seconds)
+            case .dates(let start, let end, let options):
+                return Self.inRange(sampleStart: activity.startDate, sampleEnd: activity.endDate ?? activity.startDate,
+                                    start: start, end: end, options: options)
+            case .statistic(let op, let statistic, let types, let base):
+                for (type, statistics) in activity.allStatistics where types.contains(type.identifier) {
+                    if let quantity = Self.statistic(statistic, of: statistics), op.compare(try quantity.unit.toBase(quantity.doubleValue), base) {
+                        return true
+                    }
+                }
+                return false
+            }
+        case .and(let filters):
+            for filter in filters where try !filter.matches(activity: activity) { return false }
+            return true
+        case .or(let filters):
+            for filter in filters where try filter.matches(activity: activity) { return true }
+            return false
+        case .not(let filter):
+            return try !filter.matches(activity: activity)
+        case .invalid(let message):
+            throw HKError.invalidArgument(message)
+        default:
+            throw Self.notAnActivityCondition
+        }
+    }
+
+    /// Checks that the filter is made only of activity conditions and compounds (for
+    /// `predicateForWorkouts(activityPredicate:)`); returns it.
+    package func checkedActivityCondition() throws -> SampleFilter {
+        switch self {
+        case .activity, .invalid: return self
+        case .and(let filters), .or(let filters): for filter in filters { _ = try filter.checkedActivityCondition() }
+        case .not(let filter): _ = try filter.checkedActivityCondition()
+        default: throw Self.notAnActivityCondition
+        }
+        return self
+    }
+
+    package static let unwrappedActivityCondition = HKError.invalidArgument(
+        "a workout activity predicate (predicateForWorkoutActivities…) selects workouts only when wrapped: "
+            + "use HKQuery.predicateForWorkouts(activityPredicate:)")
+    package static let notAnActivityCondition = HKError.invalidArgument(
+        "predicateForWorkouts(activityPredicate:) takes only predicateForWorkoutActivities… predicates and their compounds")
+
+    /// The named statistic (`sum`, `minimum`, `maximum`, `average`) of a workout or activity total.
+    package static func statistic(_ name: String, of statistics: HKStatistics) -> HKQuantity? {
+        switch name {
+        case "sum": statistics.sumQuantity()
+        case "minimum": statistics.minimumQuantity()
+        case "maximum": statistics.maximumQuantity()
+        default: statistics.averageQuantity()
         }
     }
 
@@ -222,4 +291,15 @@ extension HKMetadataValue {
         default: nil
         }
     }
+}
+
+/// One condition on a workout activity, as `HKQuery.predicateForWorkoutActivities…` state it.
+package enum ActivityCondition: Sendable, Hashable {
+    case type(HKWorkoutActivityType)
+    /// Duration in seconds (0 for an activity that has not ended).
+    case duration(ComparisonOperator, Double)
+    /// The activity's dates in a range, by the rules of `HKQueryOptions` for samples.
+    case dates(start: Date?, end: Date?, options: HKQueryOptions)
+    /// The activity's own statistic (`sum`, `minimum`, `maximum`, `average`) of one of `types`, in base units.
+    case statistic(ComparisonOperator, statistic: String, types: Set<String>, base: Double)
 }

@@ -284,6 +284,14 @@ package final class HealthDatabase: Sendable {
                 t.column("revision", .integer).notNull().indexed()
             }
         }
+        migrator.registerMigration("v9: samples associated with workouts") { db in
+            // HKHealthStore.add(_:to:): which samples detail which workout. Deleting either side drops the link.
+            try db.create(table: "workoutAssociation") { t in
+                t.column("workoutId", .integer).notNull().references("sample", onDelete: .cascade)
+                t.column("sampleId", .integer).notNull().indexed().references("sample", onDelete: .cascade)
+                t.primaryKey(["workoutId", "sampleId"])
+            }
+        }
         return migrator
     }()
 }

@@ -107,6 +107,15 @@ extension SampleFilter {
                 sample.id IN (SELECT sample.correlationId FROM sample
                               WHERE sample.correlationId IS NOT NULL AND sample.type = \(type) AND \(try filter.sql(type: type)))
                 """
+        case .workoutAssociation(let workout):
+            return """
+                sample.id IN (SELECT sampleId FROM workoutAssociation
+                              WHERE workoutId = (SELECT id FROM sample WHERE uuid = \(workout.uuidString)))
+                """
+        case .activity:
+            throw Self.unwrappedActivityCondition
+        case .workoutsWithActivity(let filter):
+            return "sample.id IN (SELECT workoutId FROM workoutActivity WHERE \(try filter.activitySQL()))"
         case .activitySummaryDays:
             throw HKError.invalidArgument(
                 "an activity summary predicate (predicateForActivitySummary, predicate(forActivitySummariesBetweenStart:end:)) cannot select samples")
@@ -118,6 +127,47 @@ extension SampleFilter {
             return "NOT (\(try filter.sql(type: type)))"
         case .invalid(let message):
             throw HKError.invalidArgument(message)
+        }
+    }
+
+    /// The filter as an SQL condition on the `workoutActivity` table: activity conditions and their compounds.
+    func activitySQL() throws -> SQL {
+        switch self {
+        case .activity(let condition):
+            let end: SQL = "IFNULL(workoutActivity.endDate, workoutActivity.startDate)"
+            switch condition {
+            case .type(let type):
+                return "workoutActivity.activityType = \(type.rawValue)"
+            case .duration(let op, let seconds):
+                return "(\(end) - workoutActivity.startDate) \(sql: op.rawValue) \(seconds)"
+            case .dates(let start, let endDate, let options):
+                let from = start?.timeIntervalSinceReferenceDate, to = endDate?.timeIntervalSinceReferenceDate
+                var parts: [SQL] = []
+                if options.isEmpty {
+                    if let from { parts.append("\(end) >= \(from)") }
+                    if let to { parts.append("workoutActivity.startDate < \(to)") }
+                }
+                if options.contains(.strictStartDate) {
+                    if let from { parts.append("workoutActivity.startDate >= \(from)") }
+                    if let to { parts.append("workoutActivity.startDate < \(to)") }
+                }
+                if options.contains(.strictEndDate) {
+                    if let from { parts.append("\(end) > \(from)") }
+                    if let to { parts.append("\(end) <= \(to)") }
+                }
+                return Self.all(parts)
+            case .statistic(let op, let statistic, let types, let base):
+                let column = ["sum": "sumBase", "minimum": "minimumBase", "maximum": "maximumBase", "average": "averageBase"][statistic] ?? "sumBase"
+                return """
+                    workoutActivity.id IN (SELECT activityId FROM workoutStatistic
+                                           WHERE activityId IS NOT NULL AND quantityType IN \(Array(types)) AND \(sql: column) \(sql: op.rawValue) \(base))
+                    """
+            }
+        case .and(let filters): return Self.all(try filters.map { try $0.activitySQL() })
+        case .or(let filters): return Self.any(try filters.map { try $0.activitySQL() })
+        case .not(let filter): return "NOT (\(try filter.activitySQL()))"
+        case .invalid(let message): throw HKError.invalidArgument(message)
+        default: throw Self.notAnActivityCondition
         }
     }
 

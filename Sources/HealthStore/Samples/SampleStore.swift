@@ -89,7 +89,7 @@ package struct SampleStore: Sendable {
         for type in types { try checkShare(type: type, app: app) }
     }
 
-    private func checkShare(type: HKSampleType, app: AppManifest) throws {
+    func checkShare(type: HKSampleType, app: AppManifest) throws {
         switch try authorization.shareStatus(app: app.bundleIdentifier, type: type.identifier) {
         case .sharingAuthorized: return
         case .sharingDenied:
@@ -118,7 +118,7 @@ package struct SampleStore: Sendable {
         for (type, duration) in longest { try upsert.execute(arguments: [type, duration]) }
     }
 
-    private func insert(
+    func insert(
         _ object: HKObject, sourceId: Int64, revision: HKSourceRevision, correlationId: Int64?, savedAt: Double, in db: Database
     ) throws {
         guard let sample = object as? HKSample else { return }
@@ -386,5 +386,5 @@ package struct SampleStore: Sendable {
     }
 
     private func read<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
-    private func write<T>(_ body: (Database) throws -> T) throws -> T { try database.write(body) }
+    func write<T>(_ body: (Database) throws -> T) throws -> T { try database.write(body) }
 }

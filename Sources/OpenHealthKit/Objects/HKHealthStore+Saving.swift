@@ -71,6 +71,21 @@ extension HKHealthStore {
         }
     }
 
+    /// Associates samples with a workout this app saved, saving those not yet in the store (share permission for
+    /// their types needed), all or nothing. Find them again with `HKQuery.predicateForObjects(from: workout)`.
+    /// Adding them changes none of the workout's own values.
+    @available(*, deprecated, message: "HealthKit deprecated it in iOS 17 for HKWorkoutBuilder, which OpenHealthKit does not have yet")
+    public func addSamples(_ samples: [HKSample], to workout: HKWorkout) async throws {
+        try sampleStore().associate(samples, with: workout, app: configuration.app)
+    }
+
+    /// Completion-handler form of ``addSamples(_:to:)``; the handler runs off the caller's thread.
+    @available(*, deprecated, message: "HealthKit deprecated it in iOS 17 for HKWorkoutBuilder, which OpenHealthKit does not have yet")
+    public func add(_ samples: [HKSample], to workout: HKWorkout, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let batch = SendableBox(samples)
+        completeDetached(completion) { try self.sampleStore().associate(batch.value, with: workout, app: self.configuration.app) }
+    }
+
     /// The earliest date an app may save or read samples for: no limit here.
     public func earliestPermittedSampleDate() -> Date { .distantPast }
 }

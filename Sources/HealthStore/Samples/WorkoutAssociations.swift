@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+package import HealthModel
+
+extension SampleStore {
+    /// Associates quantity and category samples with a workout `app` saved (`HKHealthStore.add(_:to:)`), saving
+    /// those not yet in the store as `app`'s own — all in one transaction, or nothing. The workout must be saved
+    /// first; samples already saved must be `app`'s own; new samples need share permission for their types.
+    package func associate(_ samples: [HKSample], with workout: HKWorkout, app: AppManifest) throws {
+        if try authorization.isGuestMode() {
+            throw HKError(.errorNotPermissibleForGuestUserMode, "adding samples to a workout is not permitted in guest mode")
+        }
+        for sample in samples where !(sample is HKQuantitySample || sample is HKCategorySample) {
+            throw HKError.invalidArgument(
+                "only quantity and category samples can be added to a workout, not \(sample.sampleType.identifier) \(sample.uuid)")
+        }
+        guard Set(samples.map(\.uuid)).count == samples.count else {
+            throw HKError.invalidArgument("the samples to add to workout \(workout.uuid) hold one sample twice")
+        }
+        let revision = SampleStore.revision(for: app)
+        let saved = try database.read { db in
+            try String.fetchSet(db, sql: "SELECT uuid FROM sample WHERE uuid IN (\(databaseQuestionMarks(count: samples.count)))",
+                                arguments: StatementArguments(samples.map(\.uuid.uuidString)))
+        }
+        let new = samples.filter { !saved.contains($0.uuid.uuidString) }
+        for type in Set(new.map(\.sampleType)) { try checkShare(type: type, app: app) }
+        try write { db in
+            guard let workoutRow = try Row.fetchOne(db, sql: "SELECT id, sourceId FROM sample WHERE uuid = ? AND kind = 3",
+                                                    arguments: [workout.uuid.uuidString]) else {
+                throw HKError.invalidArgument("workout \(workout.uuid) is not in the store; save it before adding samples to it")
+            }
+            let ownSource = try SampleStore.sourceId(for: revision.source, in: db, create: true)!
+            guard workoutRow["sourceId"] as Int64 == ownSource else {
+                throw HKError(.errorAuthorizationDenied, "\(app.bundleIdentifier) may add samples only to workouts it saved")
+            }
+            try SampleStore.recordSpans(new, in: db)
+            let now = Date().timeIntervalSinceReferenceDate
+            for sample in new { try insert(sample, sourceId: ownSource, revision: revision, correlationId: nil, savedAt: now, in: db) }
+            let link = try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO workoutAssociation (workoutId, sampleId) SELECT ?, id FROM sample WHERE uuid = ?
+                """)
+            for sample in samples {
+                let owner = try Int64.fetchOne(db, sql: "SELECT sourceId FROM sample WHERE uuid = ?", arguments: [sample.uuid.uuidString])
+                guard owner == ownSource else {
+                    throw HKError(.errorAuthorizationDenied,
+                                  "\(app.bundleIdentifier) may add only its own samples to a workout; \(sample.uuid) was saved by another source")
+                }
+                try link.execute(arguments: [workoutRow["id"] as Int64, sample.uuid.uuidString])
+            }
+        }
+        changes.post(Set(new.map(\.sampleType.identifier)))
+    }
+}
