@@ -292,6 +292,43 @@ package final class HealthDatabase: Sendable {
                 t.primaryKey(["workoutId", "sampleId"])
             }
         }
+        migrator.registerMigration("v10: documents") { db in
+            // Rebuild `sample` (as v3 did) so `kind` admits documents (4) and, for the clinical records to come,
+            // 5; then keep each document's XML and the names read from it beside its sample row.
+            try db.create(table: "newSample") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("uuid", .text).notNull().unique()
+                t.column("type", .text).notNull()
+                t.column("kind", .integer).notNull().check(sql: "kind IN (0, 1, 2, 3, 4, 5)")  // SampleKind
+                t.column("startDate", .double).notNull()
+                t.column("endDate", .double).notNull()
+                t.column("value", .double)
+                t.column("originalValue", .double)
+                t.column("unit", .text)
+                t.column("count", .integer).notNull().defaults(to: 1).check { $0 >= 1 }
+                t.column("sourceId", .integer).notNull().references("source")
+                t.column("sourceVersion", .text)
+                t.column("productType", .text)
+                t.column("osVersion", .text)
+                t.column("deviceId", .integer).references("device")
+                t.column("correlationId", .integer).references("sample", onDelete: .cascade)
+                t.column("savedAt", .double).notNull()
+                t.check(sql: "endDate >= startDate")
+                t.check(sql: "kind != 0 OR (value IS NOT NULL AND unit IS NOT NULL AND originalValue IS NOT NULL)")
+            }
+            try db.execute(sql: "INSERT INTO newSample SELECT * FROM sample")
+            try db.drop(table: "sample")
+            try db.rename(table: "newSample", to: "sample")
+            try db.create(index: "sample_type_start", on: "sample", columns: ["type", "startDate"])
+            try db.create(index: "sample_type_end", on: "sample", columns: ["type", "endDate"])
+            try db.create(index: "sample_source", on: "sample", columns: ["sourceId"])
+            try db.create(index: "sample_correlation", on: "sample", columns: ["correlationId"])
+            try db.create(table: "document") { t in
+                t.primaryKey("sampleId", .integer).references("sample", onDelete: .cascade)
+                t.column("data", .blob).notNull()
+                for column in ["title", "patientName", "authorName", "custodianName"] { t.column(column, .text).notNull() }
+            }
+        }
         return migrator
     }()
 }

@@ -8,6 +8,8 @@ enum SampleKind: Int, Codable {
     case category = 1
     case correlation = 2
     case workout = 3
+    case document = 4
+    // 5 is reserved for clinical records.
 }
 
 /// A row of `sample`: one saved sample. Quantities keep both the SI-base value (for statistics in SQL)

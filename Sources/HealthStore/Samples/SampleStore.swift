@@ -80,6 +80,11 @@ package struct SampleStore: Sendable {
             case let sample as HKQuantitySample: types.insert(sample.sampleType)
             case let sample as HKCategorySample: types.insert(sample.sampleType)
             case let workout as HKWorkout: types.insert(workout.sampleType)
+            case let document as HKCDADocumentSample:
+                guard document.document?.documentData != nil else {
+                    throw HKError.invalidArgument("CDA document sample \(document.uuid) has no document data to save")
+                }
+                types.insert(document.sampleType)
             case let sample as HKSample:
                 throw HKError.invalidArgument("saving \(sample.sampleType.identifier) objects is not supported by this store yet")
             default:
@@ -143,6 +148,8 @@ package struct SampleStore: Sendable {
             record.kind = .correlation
         case is HKWorkout:
             record.kind = .workout
+        case is HKCDADocumentSample:
+            record.kind = .document
         default:
             break
         }
@@ -156,6 +163,11 @@ package struct SampleStore: Sendable {
         }
         if let workout = sample as? HKWorkout {
             try WorkoutStorage.insert(workout, sampleId: record.id!, in: db)
+        }
+        if let document = (sample as? HKCDADocumentSample)?.document, let data = document.documentData {
+            try db.execute(sql: """
+                INSERT INTO document (sampleId, data, title, patientName, authorName, custodianName) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [record.id!, data, document.title, document.patientName, document.authorName, document.custodianName])
         }
         if let correlation = sample as? HKCorrelation {
             for member in correlation.objects {
@@ -337,6 +349,14 @@ package struct SampleStore: Sendable {
                                      uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
             case (.workout, is HKWorkoutType):
                 return try WorkoutStorage.workout(row: row, metadata: metadata, revision: revision, device: device, in: db)
+            case (.document, is HKDocumentType):
+                guard let document = try Row.fetchOne(db, sql: "SELECT * FROM document WHERE sampleId = ?", arguments: [id]) else {
+                    throw HKError(.errorDatabaseInaccessible, "the store holds document sample \(uuid) without its document")
+                }
+                return HKCDADocumentSample(
+                    document: HKCDADocument(documentData: document["data"], title: document["title"], patientName: document["patientName"],
+                                            authorName: document["authorName"], custodianName: document["custodianName"]),
+                    start: start, end: end, uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
             default:
                 throw HKError(.errorDatabaseInaccessible, "the store holds a \(row.type) row of the wrong kind")
             }
