@@ -243,4 +243,19 @@ struct StatisticsQueryTests {
         #expect(removed?.1 == nil)
         s.phone.stop(query)
     }
+
+    @Test func theStoreCanMergeOnHealthKitsObservedGridInstead() async throws {
+        let s = try await TwoSources.make()
+        try await s.phone.save(stepsSample(600, from: 10 * 3600, to: 11 * 3600))
+        try await s.watch.save(stepsSample(530, from: 10 * 3600 + 37 * 60, to: 11 * 3600 + 30 * 60))
+        try HealthPerson(storeDirectory: s.folder).setSourcePriority(["com.example.watch", "com.example.phone"], for: steps)
+        let hourly = { (store: HKHealthStore) in
+            try await collection(store, options: .cumulativeSum, anchor: day0, interval: DateComponents(hour: 1))
+                .statistics().compactMap { value($0.sumQuantity()).map { ($0 * 1000).rounded() / 1000 } }
+        }
+        #expect(try await hourly(s.watch) == [600, 300])
+        var configuration = s.watch.configuration
+        configuration.statisticsMergeMode = .appleGrid900
+        #expect(try await hourly(HKHealthStore(configuration: configuration)) == [530, 300])
+    }
 }

@@ -5,7 +5,8 @@ import OpenHealthKit
 
 // Queries on a year of a synthetic person (`health generate`: phone + watch minute steps, heart rate every 5 s
 // while awake, sleep, workouts, weight), in one run:
-// - daily merged step totals for the year (HKStatisticsCollectionQuery, sources merged by priority) beside a
+// - daily merged step totals for the year (HKStatisticsCollectionQuery, sources merged by priority, exactly and on
+//   HealthKit's observed 15-minute grid) beside a
 //   hand-written SQL GROUP BY of unmerged daily sums on the same database (the baseline);
 // - hourly heart-rate average / minimum / maximum for a month;
 // - the first 100 heart-rate samples in a date range (HKSampleQuery).
@@ -23,7 +24,7 @@ var utc: Calendar {
 }
 
 /// The year store, generated on first use, and a reader app allowed to read everything.
-func yearStore() async throws -> HKHealthStore {
+func yearStore(merge: HKStatisticsMergeMode = .exact) async throws -> HKHealthStore {
     let marker = folder.appendingPathComponent("generated")
     if !FileManager.default.fileExists(atPath: marker.path) {
         try? FileManager.default.removeItem(at: folder)
@@ -32,7 +33,8 @@ func yearStore() async throws -> HKHealthStore {
         print("generated \(summary.total) samples in \(Int(Date().timeIntervalSince(started))) s: \(summary.samplesByType)")
         try Data().write(to: marker)
     }
-    let store = HKHealthStore(configuration: .init(storeDirectory: folder, app: reader, presenter: ScriptedPresenter(.allowAll)))
+    let store = HKHealthStore(configuration: .init(storeDirectory: folder, app: reader, presenter: ScriptedPresenter(.allowAll),
+                                                   statisticsMergeMode: merge))
     try await store.requestAuthorization(toShare: [], read: [HKQuantityType(.stepCount), HKQuantityType(.heartRate)])
     return store
 }
@@ -61,6 +63,14 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Daily merged step totals for a year: HKStatisticsCollectionQuery") { benchmark in
         let store = try await yearStore()
+        benchmark.startMeasurement()
+        let days = try await dailySteps(store)
+        benchmark.stopMeasurement()
+        blackHole(days.statistics().count)
+    }
+
+    Benchmark("Daily merged step totals for a year, HealthKit's 15-minute grid (appleGrid900)") { benchmark in
+        let store = try await yearStore(merge: .appleGrid900)
         benchmark.startMeasurement()
         let days = try await dailySteps(store)
         benchmark.stopMeasurement()

@@ -71,6 +71,8 @@ package struct StatisticsCalculator: Sendable {
     package let options: HKStatisticsOptions
     /// How long an instantaneous sample of a temporally weighted type holds its value at most, in seconds.
     package var holdCap: Double = 600
+    /// How merged sums treat overlapping sources.
+    package var mergeMode: HKStatisticsMergeMode = .exact
     /// Base value ↔ decibels, for equivalent-continuous-level types.
     package var toLevel: @Sendable (Double) -> Double = { $0 }
     package var fromLevel: @Sendable (Double) -> Double = { $0 }
@@ -112,7 +114,8 @@ package struct StatisticsCalculator: Sendable {
 
         if style == .cumulative {
             if options.contains(.cumulativeSum) {
-                for (index, sum) in mergedSums(samples, borders: borders).enumerated() where sum != nil {
+                let sums = mergeMode == .exact ? mergedSums(samples, borders: borders) : gridMergedSums(samples, borders: borders)
+                for (index, sum) in sums.enumerated() where sum != nil {
                     buckets[index].merged = buckets[index].merged ?? Values()
                     buckets[index].merged!.sum = sum
                 }
@@ -240,6 +243,58 @@ package struct StatisticsCalculator: Sendable {
                 contribution = sample.value * slice / length
             }
             sums[group] = (sums[group] ?? 0) + contribution
+        }
+        return sums
+    }
+
+    /// Merged sums as HealthKit's daemon is observed to make them (`appleGrid900`): from the first border, each cut
+    /// goes to the next sample start or end floored to the 900-second grid (at least one grid cell ahead), or to
+    /// the next border when that comes first. In each cut every sample contributes its prorated overlap (an instant
+    /// its whole value), and only the pieces of the top-ranked source present count; same-source pieces all add.
+    func gridMergedSums(_ samples: [Sample], borders: [Double], cell: Double = 900) -> [Double?] {
+        let bucketCount = borders.count - 1
+        var sums = [Double?](repeating: nil, count: bucketCount)
+        guard let windowStart = borders.first, let windowEnd = borders.last else { return sums }
+        let inWindow = samples.filter { $0.end >= $0.start && $0.end >= windowStart && $0.start < windowEnd && ($0.end > windowStart || $0.start == $0.end) }
+        guard !inWindow.isEmpty else { return sums }
+        let byStart = inWindow.sorted { $0.start < $1.start }
+        var times = Array(Set(inWindow.flatMap { [$0.start, $0.end] }).filter { $0 > windowStart && $0 < windowEnd }).sorted()
+        times.append(windowEnd)
+
+        var active: [Sample] = [], nextSample = 0, nextTime = 0, bucket = 0
+        var position = windowStart
+        while position < windowEnd {
+            while bucket + 1 < bucketCount, borders[bucket + 1] <= position { bucket += 1 }
+            let border = borders[bucket + 1]
+            while nextTime < times.count, times[nextTime] <= position { nextTime += 1 }
+            var cut = border
+            if nextTime < times.count, times[nextTime] < border {
+                var gridded = (times[nextTime] / cell).rounded(.down) * cell
+                if gridded <= position { gridded = (position / cell).rounded(.down) * cell + cell }
+                cut = min(gridded, border)
+            }
+            // Samples that may have a piece in [position, cut).
+            while nextSample < byStart.count, byStart[nextSample].start < cut {
+                active.append(byStart[nextSample])
+                nextSample += 1
+            }
+            active.removeAll { $0.end < position || ($0.end == position && $0.end > $0.start) }
+            var top = Int.max, total = 0.0
+            for sample in active {
+                let length = sample.end - sample.start
+                let piece: Double
+                if length == 0 {
+                    guard sample.start >= position, sample.start < cut else { continue }
+                    piece = sample.value
+                } else {
+                    let overlap = min(sample.end, cut) - max(sample.start, position)
+                    guard overlap > 0 else { continue }
+                    piece = sample.value * overlap / length
+                }
+                if sample.sourceRank < top { (top, total) = (sample.sourceRank, piece) } else if sample.sourceRank == top { total += piece }
+            }
+            if top != Int.max { sums[bucket] = (sums[bucket] ?? 0) + total }
+            position = cut
         }
         return sums
     }

@@ -121,7 +121,7 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
         var borders = (first...(last + 1)).map { intervals.start(of: $0).timeIntervalSinceReferenceDate }
         if let start = plan.window.start { borders[0] = max(borders[0], start.timeIntervalSinceReferenceDate) }
         if let end = plan.window.end { borders[borders.count - 1] = min(borders[borders.count - 1], end.timeIntervalSinceReferenceDate) }
-        let buckets = plan.calculator.compute(loaded.samples, borders: borders)
+        let buckets = plan.calculator(for: store).compute(loaded.samples, borders: borders)
         var byInterval: [Int: (StatisticsCalculator.Bucket?, HKStatistics)] = [:]
         var computed: [HKStatistics] = [], populated: [Bool] = []
         for (offset, bucket) in buckets.enumerated() {

@@ -44,7 +44,7 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
         let end = plan.window.end?.timeIntervalSinceReferenceDate ?? lastEnd
         // The last border lies just past `end` when the window comes from the data, so samples ending there count.
         let borders = [start, plan.window.end == nil ? end.nextUp : end]
-        let bucket = plan.calculator.compute(loaded.samples, borders: borders).first
+        let bucket = plan.calculator(for: store).compute(loaded.samples, borders: borders).first
         return plan.statistics(bucket, start: Date(timeIntervalSinceReferenceDate: start), end: Date(timeIntervalSinceReferenceDate: end),
                                sources: loaded.sources)
     }

@@ -45,8 +45,10 @@ struct StatisticsPlan: Sendable {
             from: lower?.timeIntervalSinceReferenceDate, to: upper?.timeIntervalSinceReferenceDate)
     }
 
-    var calculator: StatisticsCalculator {
+    /// The calculator for this plan, merging sources as `store` is configured to.
+    func calculator(for store: HKHealthStore) -> StatisticsCalculator {
         var calculator = StatisticsCalculator(style: type.aggregationStyle, options: options)
+        calculator.mergeMode = store.configuration.statisticsMergeMode
         if type.aggregationStyle == .discreteEquivalentContinuousLevel {
             let decibels = HKUnit.decibelAWeightedSoundPressureLevel()
             calculator.toLevel = { (try? decibels.fromBase($0)) ?? 0 }

@@ -21,11 +21,16 @@ public final class HKHealthStore: Sendable {
         public var storeDirectory: URL
         public var app: AppManifest
         public var presenter: any HKAuthorizationPresenter
+        /// How statistics merge overlapping sources: `.exact` (Health Connect's sweep, the default) or
+        /// `.appleGrid900` (HealthKit's observed 15-minute grid; experimental).
+        public var statisticsMergeMode: HKStatisticsMergeMode
 
-        public init(storeDirectory: URL, app: AppManifest, presenter: any HKAuthorizationPresenter) {
+        public init(storeDirectory: URL, app: AppManifest, presenter: any HKAuthorizationPresenter,
+                    statisticsMergeMode: HKStatisticsMergeMode = .exact) {
             self.storeDirectory = storeDirectory
             self.app = app
             self.presenter = presenter
+            self.statisticsMergeMode = statisticsMergeMode
         }
     }
 
