@@ -329,6 +329,38 @@ package final class HealthDatabase: Sendable {
                 for column in ["title", "patientName", "authorName", "custodianName"] { t.column(column, .text).notNull() }
             }
         }
+        migrator.registerMigration("v11: clinical records") { db in
+            // A clinical record's FHIR resource beside its sample row (kind 5). One resource per (source,
+            // resourceType, FHIR id): a newer download replaces the row.
+            try db.create(table: "clinicalRecord") { t in
+                t.primaryKey("sampleId", .integer).references("sample", onDelete: .cascade)
+                t.column("sourceId", .integer).notNull().references("source")
+                t.column("resourceType", .text).notNull()
+                t.column("identifier", .text).notNull()
+                t.column("fhirVersion", .text).notNull()
+                t.column("sourceURL", .text)
+                t.column("displayName", .text).notNull()
+                t.column("data", .blob).notNull()
+                t.uniqueKey(["sourceId", "resourceType", "identifier"])
+            }
+            try db.create(index: "clinicalRecord_resourceType", on: "clinicalRecord", columns: ["resourceType"])
+            // Patient resources: kept (they say whose records these are), never surfaced as samples.
+            try db.create(table: "fhirPatient") { t in
+                t.column("sourceId", .integer).notNull().references("source")
+                t.column("identifier", .text).notNull()
+                t.column("fhirVersion", .text).notNull()
+                t.column("sourceURL", .text)
+                t.column("name", .text).notNull()
+                t.column("receivedDate", .double).notNull()
+                t.column("data", .blob).notNull()
+                t.primaryKey(["sourceId", "identifier"])
+            }
+            // The institutions the person connected: a source each, with the FHIR base URL when known.
+            try db.create(table: "clinicalProvider") { t in
+                t.primaryKey("sourceId", .integer).references("source")
+                t.column("url", .text)
+            }
+        }
         return migrator
     }()
 }

@@ -9,7 +9,7 @@ enum SampleKind: Int, Codable {
     case correlation = 2
     case workout = 3
     case document = 4
-    // 5 is reserved for clinical records.
+    case clinicalRecord = 5
 }
 
 /// A row of `sample`: one saved sample. Quantities keep both the SI-base value (for statistics in SQL)

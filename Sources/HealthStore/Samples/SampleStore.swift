@@ -80,6 +80,9 @@ package struct SampleStore: Sendable {
             case let sample as HKQuantitySample: types.insert(sample.sampleType)
             case let sample as HKCategorySample: types.insert(sample.sampleType)
             case let workout as HKWorkout: types.insert(workout.sampleType)
+            case let record as HKClinicalRecord:
+                throw HKError(.errorAuthorizationDenied,
+                              "clinical records are read-only: apps cannot save or delete them (\(record.clinicalType.identifier) \(record.uuid))")
             case let document as HKCDADocumentSample:
                 guard document.document?.documentData != nil else {
                     throw HKError.invalidArgument("CDA document sample \(document.uuid) has no document data to save")
@@ -235,7 +238,7 @@ package struct SampleStore: Sendable {
         return count
     }
 
-    private func tombstone(_ row: SampleRecord, at time: Double, in db: Database, touched: inout Set<String>) throws {
+    func tombstone(_ row: SampleRecord, at time: Double, in db: Database, touched: inout Set<String>) throws {
         touched.insert(row.type)
         let members = try SampleRecord.filter(SampleRecord.Columns.correlationId == row.id).fetchAll(db)
         for member in members { try tombstone(member, at: time, in: db, touched: &touched) }
@@ -349,6 +352,8 @@ package struct SampleStore: Sendable {
                                      uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
             case (.workout, is HKWorkoutType):
                 return try WorkoutStorage.workout(row: row, metadata: metadata, revision: revision, device: device, in: db)
+            case (.clinicalRecord, let type as HKClinicalType):
+                return try ClinicalRecordStore.record(sampleId: id, type: type, uuid: uuid, received: start, revision: revision, in: db)
             case (.document, is HKDocumentType):
                 guard let document = try Row.fetchOne(db, sql: "SELECT * FROM document WHERE sampleId = ?", arguments: [id]) else {
                     throw HKError(.errorDatabaseInaccessible, "the store holds document sample \(uuid) without its document")
