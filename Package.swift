@@ -29,8 +29,10 @@ let package = Package(
             dependencies: ["HealthModel", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        // Apple Health export and FHIR files: readers (and, later, writers) for the person's imports.
+        .target(name: "HealthExport", dependencies: ["HealthModel", "HealthStore"], swiftSettings: strictSettings),
         // The public, Apple-compatible API (`import OpenHealthKit`).
-        .target(name: "OpenHealthKit", dependencies: ["HealthModel", "HealthStore"], swiftSettings: strictSettings),
+        .target(name: "OpenHealthKit", dependencies: ["HealthModel", "HealthStore", "HealthExport"], swiftSettings: strictSettings),
         // The seeds' app-side components, for any UI: authorization-management state, trigger-driven requests.
         .target(name: "OpenHealthKitUI", dependencies: ["OpenHealthKit"], swiftSettings: strictSettings),
         // The `health` command-line tool.

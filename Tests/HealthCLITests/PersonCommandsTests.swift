@@ -85,4 +85,21 @@ struct PersonCommandsTests {
         #expect(order.stdout.hasPrefix("1. Alex’s Apple Watch"), "\(order.stdout)")
         #expect(try health("generate", "--days", "0", "--store", "generated").status != 0)
     }
+
+    @Test func recordsImportAnExportAndListThemAndReimportingAddsNothing() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let export = [root.deletingLastPathComponent().appendingPathComponent("shared"), URL(fileURLWithPath: "/work/shared")]
+            .map { $0.appendingPathComponent("fixtures/fhir/apple-health-export-sample/apple_health_export") }
+            .first { FileManager.default.fileExists(atPath: $0.path) }!
+        let first = try health("records", "import", export.path)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == "13 files: 12 records added, 0 updated, 0 unchanged, 1 patient resources kept, 0 ignored, 0 rejected\n")
+        let labs = try health("records", "list", "--type", "labResultRecord")
+        #expect(labs.stdout == "2024-03-01T17:15:02Z  LabResultRecord     Blood Group  [Example Health System (R4): Observation/bloodgroup FHIR 4.0.1]\n")
+        #expect(try health("records", "import", export.path).stdout.hasPrefix("13 files: 0 records added, 0 updated, 12 unchanged"))
+
+        try Data("{\"resourceType\": \"Condition\"}".utf8).write(to: folder.appendingPathComponent("bad.json"))
+        let bad = try health("records", "import", "bad.json", "--provider", "City Clinic")
+        #expect(bad.stdout.contains("rejected: bad.json (Condition): the Condition resource has no id"))
+    }
 }

@@ -163,7 +163,7 @@ package enum FHIRResourceReader {
         case .coverage:
             candidates = [resource["type"], (resource["payor"] as? [[String: Any]])?.first?["display"], resource["plan"],
                           (resource["issuer"] as? [String: Any])?["display"]]
-        case .documentReference: candidates = [resource["description"], resource["type"]]
+        case .documentReference: candidates = [resource["type"], resource["description"]]
         default: candidates = [resource["code"]]
         }
         for candidate in candidates {

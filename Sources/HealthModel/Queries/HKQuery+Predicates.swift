@@ -99,6 +99,21 @@ extension HKQuery {
         }
     }
 
+    // MARK: Clinical records
+
+    /// Clinical records whose FHIR resource is of `resourceType` — e.g. only `.medicationRequest` among the
+    /// medication records.
+    public class func predicateForClinicalRecords(withFHIRResourceType resourceType: HKFHIRResourceType) -> NSPredicate {
+        HKFilterPredicate(filter: .fhirResourceType(resourceType.rawValue))
+    }
+
+    /// The clinical record of one FHIR resource: its source, resource type and FHIR id (an id is unique only for one
+    /// resource type from one source).
+    public class func predicateForClinicalRecords(from source: HKSource, fhirResourceType: HKFHIRResourceType,
+                                                  identifier: String) -> NSPredicate {
+        HKFilterPredicate(filter: .fhirResource(source: source.bundleIdentifier, type: fhirResourceType.rawValue, identifier: identifier))
+    }
+
     // MARK: Workout activities (wrap them with predicateForWorkouts(activityPredicate:))
 
     /// Workout activities of this activity type.

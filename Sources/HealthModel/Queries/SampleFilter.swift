@@ -37,6 +37,10 @@ package indirect enum SampleFilter: Sendable, Hashable {
     /// Samples associated with the workout of this UUID (`HKHealthStore.add(_:to:)`). Only the store knows the
     /// associations: in memory (`evaluate(with:)`) it matches nothing.
     case workoutAssociation(UUID)
+    /// Clinical records whose FHIR resource is of this type.
+    case fhirResourceType(String)
+    /// The clinical record of one FHIR resource: source (bundle identifier), resource type and FHIR id.
+    case fhirResource(source: String, type: String, identifier: String)
     /// A condition on one workout activity (`HKQuery.predicateForWorkoutActivities…`): meaningful only inside
     /// `.workoutsWithActivity`; a query given one unwrapped fails with `errorInvalidArgument`.
     case activity(ActivityCondition)
@@ -131,6 +135,12 @@ package indirect enum SampleFilter: Sendable, Hashable {
             return false
         case .activitySummaryDays, .workoutAssociation:
             return false
+        case .fhirResourceType(let type):
+            return (object as? HKClinicalRecord)?.fhirResource?.resourceType.rawValue == type
+        case .fhirResource(let source, let type, let identifier):
+            guard let resource = (object as? HKClinicalRecord)?.fhirResource else { return false }
+            return object.sourceRevision.source.bundleIdentifier == source && resource.resourceType.rawValue == type
+                && resource.identifier == identifier
         case .activity:
             throw Self.unwrappedActivityCondition
         case .workoutsWithActivity(let filter):

@@ -112,6 +112,13 @@ extension SampleFilter {
                 sample.id IN (SELECT sampleId FROM workoutAssociation
                               WHERE workoutId = (SELECT id FROM sample WHERE uuid = \(workout.uuidString)))
                 """
+        case .fhirResourceType(let type):
+            return "sample.id IN (SELECT sampleId FROM clinicalRecord WHERE resourceType = \(type))"
+        case .fhirResource(let source, let type, let identifier):
+            return """
+                sample.id IN (SELECT sampleId FROM clinicalRecord WHERE resourceType = \(type) AND identifier = \(identifier)
+                              AND sourceId IN (SELECT id FROM source WHERE bundleIdentifier = \(source)))
+                """
         case .activity:
             throw Self.unwrappedActivityCondition
         case .workoutsWithActivity(let filter):

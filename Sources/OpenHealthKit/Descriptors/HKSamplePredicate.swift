@@ -48,3 +48,9 @@ extension HKSamplePredicate where Sample == HKWorkout {
         .init(sampleType: HKObjectType.workoutType(), predicate: predicate)
     }
 }
+
+extension HKSamplePredicate where Sample == HKClinicalRecord {
+    public static func clinicalRecord(type: HKClinicalType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKClinicalRecord> {
+        .init(sampleType: type, predicate: predicate)
+    }
+}

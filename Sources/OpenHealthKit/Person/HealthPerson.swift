@@ -13,7 +13,7 @@ import HealthStore
 /// try person.setSourcePriority(["com.example.watch", "com.example.phone"], for: HKQuantityType(.stepCount))
 /// ```
 public final class HealthPerson: Sendable {
-    private let database: HealthDatabase
+    let database: HealthDatabase
 
     /// Opens (creating if needed) the store in `storeDirectory`; fails with `errorDatabaseInaccessible`.
     public init(storeDirectory: URL) throws {
