@@ -19,6 +19,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // The value layer: identifiers, units, quantities, objects, errors. No I/O.
@@ -30,7 +32,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Apple Health export and FHIR files: readers (and, later, writers) for the person's imports.
-        .target(name: "HealthExport", dependencies: ["HealthModel", "HealthStore"], swiftSettings: strictSettings),
+        // SMART Health Cards are verified here too (ES256 with swift-crypto, raw DEFLATE with ZIPFoundation's zlib).
+        .target(
+            name: "HealthExport",
+            dependencies: [
+                "HealthModel", "HealthStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The public, Apple-compatible API (`import OpenHealthKit`).
         .target(name: "OpenHealthKit", dependencies: ["HealthModel", "HealthStore", "HealthExport"], swiftSettings: strictSettings),
         // The seeds' app-side components, for any UI: authorization-management state, trigger-driven requests.
