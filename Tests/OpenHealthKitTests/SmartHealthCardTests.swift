@@ -76,3 +76,97 @@ struct SmartHealthCardVerifierTests {
         #expect(throws: HKError.self) { try SmartHealthCardDecoder.jwsList(from: Data("hello".utf8)) }
     }
 }
+
+@Suite("SMART Health Cards: the person's import and apps' queries")
+struct VerifiableRecordTests {
+    /// A person whose store trusts the spec's example issuer (keys and revocation list).
+    func trustingPerson(in folder: URL = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString)")) throws -> HealthPerson {
+        let person = try HealthPerson(storeDirectory: folder)
+        let issuer = fhirFixtures.appendingPathComponent("shc/issuer/.well-known")
+        let kid = "3Kfdg-XwP-7gXyywtUfUADwBumDOPKMQx-iELL11W9s"
+        try person.trustIssuer("https://spec.smarthealth.cards/examples/issuer", keys: Data(contentsOf: issuer.appendingPathComponent("jwks.json")),
+                               revocationLists: [kid: Data(contentsOf: issuer.appendingPathComponent("crl/\(kid).json"))])
+        return person
+    }
+
+    @Test func cardsImportVerifiedOnceAndBadOnesAreRefusedWithTheirReason() throws {
+        let person = try trustingPerson()
+        let first = try person.importHealthCards(at: shcExamples.appendingPathComponent("example-00-e-file.smart-health-card"))
+        #expect(first.verified.count == 1 && first.rejected.isEmpty)
+        let record = try #require(first.verified.first)
+        #expect(record.subject.fullName == "John B. Anyperson")
+        #expect(record.subject.dateOfBirthComponents == DateComponents(year: 1951, month: 1, day: 20))
+        #expect(record.issuerIdentifier == "https://spec.smarthealth.cards/examples/issuer")
+        #expect(record.recordTypes == ["https://smarthealth.cards#health-card", "https://smarthealth.cards#immunization",
+                                       "https://smarthealth.cards#covid19"])
+        #expect(record.itemNames.count == 3 && record.itemNames[0].hasSuffix("(Moderna)"))
+        #expect(record.relevantDate == Date(timeIntervalSince1970: 1_662_336_000))  // 2022-09-05, the last dose
+        #expect(record.issuedDate == Date(timeIntervalSince1970: 1_687_450_764.656))
+        #expect(record.sourceType == .smartHealthCard)
+        #expect(String(decoding: record.dataRepresentation, as: UTF8.self) == String(decoding: try example("example-00-d-jws.txt"), as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines))
+
+        #expect(try person.importHealthCards(at: shcExamples.appendingPathComponent("example-00-f-qr-code-numeric-value-0.txt")).alreadyStored == 1)
+        let chunks = try (0..<3).map { String(decoding: try example("example-02-f-qr-code-numeric-value-\($0).txt"), as: UTF8.self) }
+        let labs = try person.importHealthCards(Data(chunks.joined(separator: "\n").utf8))
+        #expect(labs.verified.first?.recordTypes.contains("https://smarthealth.cards#laboratory") == true)
+
+        let revoked = try person.importHealthCards(at: shcExamples.appendingPathComponent("example-03-e-file.smart-health-card"))
+        #expect(revoked.verified.isEmpty && revoked.rejected.first?.message.contains("revoked") == true)
+        #expect(try person.verifiableClinicalRecords().count == 2)
+    }
+
+    @Test func aCardFromAnUnknownIssuerIsKeptOnlyWhenThePersonSaysSo() throws {
+        let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString)"))
+        let card = shcExamples.appendingPathComponent("example-01-e-file.smart-health-card")
+        let refused = try person.importHealthCards(at: card)
+        #expect(refused.rejected.first?.message.contains("not among the trusted issuers") == true)
+        #expect(try person.verifiableClinicalRecords().isEmpty)
+        let kept = try person.importHealthCards(at: card, allowUnverified: true)
+        #expect(kept.unverified.count == 1)
+        #expect(try person.verifiableClinicalRecords().map(\.verified) == [false])
+    }
+
+    @Test func appsGetOnlyTheRecordsThePersonChoosesToShare() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString)")
+        let person = try trustingPerson(in: folder)
+        _ = try person.importHealthCards(at: shcExamples.appendingPathComponent("example-00-e-file.smart-health-card"))
+        _ = try person.importHealthCards(at: shcExamples.appendingPathComponent("example-02-e-file.smart-health-card"))
+        var app = AppManifest.stepsApp
+        app.clinicalUsageDescription = "Checks your vaccination record."
+
+        let presenter = ScriptedPresenter(.init(default: .deny, shareRecords: .allow))
+        let store = HKHealthStore(configuration: .init(storeDirectory: folder, app: app, presenter: presenter))
+        let immunizations = try await HKVerifiableClinicalRecordQueryDescriptor(recordTypes: [.immunization], sourceTypes: [.smartHealthCard])
+            .result(for: store)
+        #expect(immunizations.map(\.subject.fullName) == ["John B. Anyperson"])
+        #expect(presenter.presentedRecordSheets.count == 1 && presenter.presentedRecordSheets[0].records.allSatisfy(\.verified))
+        let found: [HKVerifiableClinicalRecord] = try await withCheckedThrowingContinuation { continuation in
+            store.execute(HKVerifiableClinicalRecordQuery(recordTypes: ["https://smarthealth.cards#health-card"], predicate: nil) { _, records, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: records ?? []) }
+            })
+        }
+        #expect(found.count == 2)
+        let in2022 = HKQuery.predicateForVerifiableClinicalRecords(withRelevantDateWithin: DateInterval(
+            start: Date(timeIntervalSince1970: 1_640_995_200), end: Date(timeIntervalSince1970: 1_672_531_199)))
+        let recent = try await HKVerifiableClinicalRecordQueryDescriptor(recordTypes: [.immunization, .laboratory], sourceTypes: [], predicate: in2022)
+            .result(for: store)
+        #expect(recent.map(\.issuerIdentifier).count == 1 && recent[0].recordTypes.contains("https://smarthealth.cards#immunization"))
+
+        // The person shares nothing, or closes the sheet.
+        let declining = HKHealthStore(configuration: .init(storeDirectory: folder, app: app, presenter: ScriptedPresenter(.init(shareRecords: .deny))))
+        #expect(try await HKVerifiableClinicalRecordQueryDescriptor(recordTypes: [.immunization], sourceTypes: []).result(for: declining).isEmpty)
+        let closing = HKHealthStore(configuration: .init(storeDirectory: folder, app: app, presenter: ScriptedPresenter(.init(dismiss: true))))
+        do {
+            _ = try await HKVerifiableClinicalRecordQueryDescriptor(recordTypes: [.immunization], sourceTypes: []).result(for: closing)
+            Issue.record("a closed sheet shared records")
+        } catch let error as HKError {
+            #expect(error.code == .errorUserCanceled)
+        }
+        // An app without a clinical usage description may not ask.
+        let undeclared = HKHealthStore(configuration: .init(storeDirectory: folder, app: .stepsApp, presenter: presenter))
+        await #expect(throws: HKError.self) {
+            try await HKVerifiableClinicalRecordQueryDescriptor(recordTypes: [.immunization], sourceTypes: []).result(for: undeclared)
+        }
+    }
+}

@@ -38,4 +38,6 @@ public struct AuthorizationSheet: Sendable, Hashable {
 /// tests, a terminal prompt in the CLI, a web page in the daemon.
 public protocol HKAuthorizationPresenter: Sendable {
     func present(_ sheet: AuthorizationSheet) async -> AuthorizationSheet.Response
+    /// Asks which verifiable records to share with an app (see ``RecordSharingSheet``); by default, none (cancelled).
+    func present(_ sheet: RecordSharingSheet) async -> RecordSharingSheet.Response
 }

@@ -114,6 +114,11 @@ extension HKQuery {
         HKFilterPredicate(filter: .fhirResource(source: source.bundleIdentifier, type: fhirResourceType.rawValue, identifier: identifier))
     }
 
+    /// Verifiable clinical records whose relevant date (the last immunization or result in them) lies in the interval.
+    public class func predicateForVerifiableClinicalRecords(withRelevantDateWithin dateInterval: DateInterval) -> NSPredicate {
+        HKFilterPredicate(filter: .relevantDate(start: dateInterval.start, end: dateInterval.end))
+    }
+
     // MARK: Workout activities (wrap them with predicateForWorkouts(activityPredicate:))
 
     /// Workout activities of this activity type.

@@ -37,6 +37,8 @@ package indirect enum SampleFilter: Sendable, Hashable {
     /// Samples associated with the workout of this UUID (`HKHealthStore.add(_:to:)`). Only the store knows the
     /// associations: in memory (`evaluate(with:)`) it matches nothing.
     case workoutAssociation(UUID)
+    /// Verifiable clinical records whose relevant date lies in the interval (start and end included).
+    case relevantDate(start: Date, end: Date)
     /// Clinical records whose FHIR resource is of this type.
     case fhirResourceType(String)
     /// The clinical record of one FHIR resource: source (bundle identifier), resource type and FHIR id.
@@ -135,6 +137,9 @@ package indirect enum SampleFilter: Sendable, Hashable {
             return false
         case .activitySummaryDays, .workoutAssociation:
             return false
+        case .relevantDate(let start, let end):
+            guard let record = object as? HKVerifiableClinicalRecord else { return false }
+            return record.relevantDate >= start && record.relevantDate <= end
         case .fhirResourceType(let type):
             return (object as? HKClinicalRecord)?.fhirResource?.resourceType.rawValue == type
         case .fhirResource(let source, let type, let identifier):

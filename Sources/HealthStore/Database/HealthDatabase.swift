@@ -361,6 +361,28 @@ package final class HealthDatabase: Sendable {
                 t.column("url", .text)
             }
         }
+        migrator.registerMigration("v12: verifiable clinical records") { db in
+            // SMART Health Cards the person imported: the JWS (the card itself) and the fields read from it, so
+            // queries filter in SQL. `verified` is false only for a card the person kept from an unknown issuer.
+            try db.create(table: "verifiableRecord") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("uuid", .text).notNull().unique()
+                t.column("jws", .text).notNull().unique()
+                t.column("sourceType", .text).notNull()
+                t.column("verified", .boolean).notNull()
+                t.column("issuer", .text).notNull()
+                t.column("recordTypes", .text).notNull()  // JSON array
+                t.column("itemNames", .text).notNull()    // JSON array
+                t.column("subjectName", .text).notNull()
+                t.column("birthYear", .integer)
+                t.column("birthMonth", .integer)
+                t.column("birthDay", .integer)
+                t.column("issuedDate", .double).notNull()
+                t.column("relevantDate", .double).notNull().indexed()
+                t.column("expirationDate", .double)
+                t.column("importedAt", .double).notNull()
+            }
+        }
         return migrator
     }()
 }

@@ -112,6 +112,8 @@ extension SampleFilter {
                 sample.id IN (SELECT sampleId FROM workoutAssociation
                               WHERE workoutId = (SELECT id FROM sample WHERE uuid = \(workout.uuidString)))
                 """
+        case .relevantDate:
+            throw HKError.invalidArgument("predicateForVerifiableClinicalRecords(withRelevantDateWithin:) selects only verifiable clinical records")
         case .fhirResourceType(let type):
             return "sample.id IN (SELECT sampleId FROM clinicalRecord WHERE resourceType = \(type))"
         case .fhirResource(let source, let type, let identifier):
@@ -175,6 +177,21 @@ extension SampleFilter {
         case .not(let filter): return "NOT (\(try filter.activitySQL()))"
         case .invalid(let message): throw HKError.invalidArgument(message)
         default: throw Self.notAnActivityCondition
+        }
+    }
+
+    /// The filter as an SQL condition on the `verifiableRecord` table: relevant-date ranges and their compounds.
+    package func verifiableRecordSQL() throws -> SQL {
+        switch self {
+        case .relevantDate(let start, let end):
+            return "(relevantDate >= \(start.timeIntervalSinceReferenceDate) AND relevantDate <= \(end.timeIntervalSinceReferenceDate))"
+        case .and(let filters): return Self.all(try filters.map { try $0.verifiableRecordSQL() })
+        case .or(let filters): return Self.any(try filters.map { try $0.verifiableRecordSQL() })
+        case .not(let filter): return "NOT (\(try filter.verifiableRecordSQL()))"
+        case .invalid(let message): throw HKError.invalidArgument(message)
+        default:
+            throw HKError.invalidArgument(
+                "a verifiable clinical record query takes only predicateForVerifiableClinicalRecords(withRelevantDateWithin:) and its compounds")
         }
     }
 

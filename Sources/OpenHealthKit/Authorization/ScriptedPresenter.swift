@@ -12,9 +12,13 @@ import Synchronization
 ///   "share": { "HKQuantityTypeIdentifierStepCount": "allow" },
 ///   "read":  { "HKQuantityTypeIdentifierStepCount": "allow", "HKQuantityTypeIdentifierHeartRate": "deny" },
 ///   "dismiss": false,
-///   "guestMode": false
+///   "guestMode": false,
+///   "shareRecords": "allow"
 /// }
 /// ```
+///
+/// `shareRecords` answers verifiable-record queries: `allow` shares every matching record, `deny` shares none, and
+/// when `dismiss` is true the sheet is closed (the query fails with `errorUserCanceled`).
 public final class ScriptedPresenter: HKAuthorizationPresenter {
     /// What the scripted person does.
     public struct Script: Codable, Sendable, Hashable {
@@ -30,14 +34,17 @@ public final class ScriptedPresenter: HKAuthorizationPresenter {
         public var dismiss: Bool
         /// Put the store in guest mode when `HKHealthStore()` opens it from the environment.
         public var guestMode: Bool?
+        /// Whether to share the matching verifiable records when an app asks (`default` when not set).
+        public var shareRecords: Answer?
 
         public init(default: Answer = .deny, share: [String: Answer] = [:], read: [String: Answer] = [:],
-                    dismiss: Bool = false, guestMode: Bool? = nil) {
+                    dismiss: Bool = false, guestMode: Bool? = nil, shareRecords: Answer? = nil) {
             self.default = `default`
             self.share = share
             self.read = read
             self.dismiss = dismiss
             self.guestMode = guestMode
+            self.shareRecords = shareRecords
         }
 
         public init(from decoder: any Decoder) throws {
@@ -47,6 +54,7 @@ public final class ScriptedPresenter: HKAuthorizationPresenter {
             read = try c.decodeIfPresent([String: Answer].self, forKey: .read) ?? [:]
             dismiss = try c.decodeIfPresent(Bool.self, forKey: .dismiss) ?? false
             guestMode = try c.decodeIfPresent(Bool.self, forKey: .guestMode)
+            shareRecords = try c.decodeIfPresent(Answer.self, forKey: .shareRecords)
         }
 
         /// Allows everything asked.
@@ -57,6 +65,7 @@ public final class ScriptedPresenter: HKAuthorizationPresenter {
 
     public let script: Script
     private let shown = Mutex<[AuthorizationSheet]>([])
+    private let sharingShown = Mutex<[RecordSharingSheet]>([])
 
     public init(_ script: Script) {
         self.script = script
@@ -64,6 +73,15 @@ public final class ScriptedPresenter: HKAuthorizationPresenter {
 
     /// The sheets this person has been shown, oldest first.
     public var presentedSheets: [AuthorizationSheet] { shown.withLock { $0 } }
+
+    /// The record-sharing sheets this person has been shown, oldest first.
+    public var presentedRecordSheets: [RecordSharingSheet] { sharingShown.withLock { $0 } }
+
+    public func present(_ sheet: RecordSharingSheet) async -> RecordSharingSheet.Response {
+        sharingShown.withLock { $0.append(sheet) }
+        if script.dismiss { return .cancelled }
+        return .share((script.shareRecords ?? script.default) == .allow ? Set(sheet.records.map(\.record.uuid)) : [])
+    }
 
     public func present(_ sheet: AuthorizationSheet) async -> AuthorizationSheet.Response {
         shown.withLock { $0.append(sheet) }

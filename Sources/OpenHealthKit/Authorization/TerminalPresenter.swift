@@ -46,6 +46,21 @@ public struct TerminalPresenter: HKAuthorizationPresenter {
         return .decided(share: share, read: read)
     }
 
+    /// Lists each matching record and asks whether to share it; `q` closes the sheet (the query is cancelled).
+    public func present(_ sheet: RecordSharingSheet) async -> RecordSharingSheet.Response {
+        write("\(sheet.app.name) (\(sheet.app.bundleIdentifier)) asks for your verifiable health records.\n")
+        if let why = sheet.app.clinicalUsageDescription { write("  Why: \(why)\n") }
+        var shared = Set<UUID>()
+        for candidate in sheet.records {
+            let record = candidate.record
+            let items = record.itemNames.joined(separator: "; ")
+            write("  \(record.subject.fullName), from \(record.issuerIdentifier)\(candidate.verified ? "" : " (issuer not verified)"): \(items)\n")
+            guard let allowed = ask("Share it with \(sheet.app.name)?") else { return .cancelled }
+            if allowed { shared.insert(record.uuid) }
+        }
+        return .share(shared)
+    }
+
     /// `true` for yes, `false` for no, `nil` to close the sheet; asks again on anything else.
     private func ask(_ question: String) -> Bool? {
         while true {

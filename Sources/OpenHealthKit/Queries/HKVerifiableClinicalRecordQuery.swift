@@ -1,0 +1,83 @@
+public import Foundation
+import HealthStore
+import Synchronization
+
+/// The person's verifiable health records (SMART Health Cards) of some types, shared with the app once: the matching
+/// records are put before the person (the store's presenter), who chooses which to share. Closing the sheet fails
+/// the query with `errorUserCanceled`; nothing matching means an empty answer and no sheet.
+///
+/// ```swift
+/// let query = HKVerifiableClinicalRecordQuery(recordTypes: ["https://smarthealth.cards#immunization"], predicate: nil) {
+///     _, records, error in
+///     for record in records ?? [] { verify(record.dataRepresentation) }
+/// }
+/// store.execute(query)
+/// ```
+///
+/// The app must declare a clinical usage description (`NSHealthClinicalHealthRecordsShareUsageDescription`).
+public final class HKVerifiableClinicalRecordQuery: HKQuery, @unchecked Sendable {
+    // @unchecked: set-once properties; the handler is @Sendable; `task` is behind a Mutex.
+
+    public typealias ResultsHandler = @Sendable (HKVerifiableClinicalRecordQuery, [HKVerifiableClinicalRecord]?, (any Error)?) -> Void
+
+    /// The `vc.type` URIs asked for (a record matches when it has one of them).
+    public let recordTypes: [String]
+    /// The source types asked for (all when empty).
+    public let sourceTypes: [HKVerifiableClinicalRecordSourceType]
+    private let resultsHandler: ResultsHandler
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    public convenience init(recordTypes: [String], predicate: NSPredicate?, resultsHandler: @escaping ResultsHandler) {
+        self.init(recordTypes: recordTypes, sourceTypes: [], predicate: predicate, resultsHandler: resultsHandler)
+    }
+
+    public init(recordTypes: [String], sourceTypes: [HKVerifiableClinicalRecordSourceType], predicate: NSPredicate?,
+                resultsHandler: @escaping ResultsHandler) {
+        self.recordTypes = recordTypes
+        self.sourceTypes = sourceTypes
+        self.resultsHandler = resultsHandler
+        super.init(objectType: nil, predicate: predicate)
+    }
+
+    /// Finds the matching records and lets the person choose (shared with the descriptor).
+    static func share(recordTypes: [String], sourceTypes: [String], predicate: NSPredicate?, on store: HKHealthStore) async throws -> [HKVerifiableClinicalRecord] {
+        let app = store.configuration.app
+        guard !(app.clinicalUsageDescription ?? "").isEmpty else {
+            throw HKError.invalidArgument(
+                "\(app.bundleIdentifier) must declare NSHealthClinicalHealthRecordsShareUsageDescription in its manifest to ask for verifiable records")
+        }
+        guard !recordTypes.isEmpty else { throw HKError.invalidArgument("a verifiable record query needs at least one record type") }
+        let filter = try SampleFilter(optional: predicate)
+        let candidates = try VerifiableRecordStore(database: store.sampleStore().database)
+            .records(types: recordTypes, sourceTypes: sourceTypes, matching: filter)
+        guard !candidates.isEmpty else { return [] }
+        let sheet = RecordSharingSheet(app: app, records: candidates.map { RecordSharingSheet.Candidate(record: $0.record, verified: $0.verified) })
+        switch await store.configuration.presenter.present(sheet) {
+        case .cancelled:
+            throw HKError(.errorUserCanceled, "the person closed the sheet without sharing any verifiable record")
+        case .share(let chosen):
+            return candidates.map(\.record).filter { chosen.contains($0.uuid) }
+        }
+    }
+}
+
+extension HKVerifiableClinicalRecordQuery: ExecutableQuery {
+    func start(on store: HKHealthStore) {
+        let predicate = UncheckedPredicate(predicate), recordTypes = recordTypes, sourceTypes = sourceTypes.map(\.rawValue)
+        let started = Task.detached { [self] in
+            do {
+                let records = try await Self.share(recordTypes: recordTypes, sourceTypes: sourceTypes, predicate: predicate.value, on: store)
+                guard !Task.isCancelled else { return }
+                resultsHandler(self, records, nil)
+            } catch {
+                guard !Task.isCancelled else { return }
+                resultsHandler(self, nil, error)
+            }
+        }
+        task.withLock { $0 = started }
+    }
+
+    func stop() {
+        task.withLock { $0?.cancel() }
+    }
+}
