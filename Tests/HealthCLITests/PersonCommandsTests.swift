@@ -102,4 +102,23 @@ struct PersonCommandsTests {
         let bad = try health("records", "import", "bad.json", "--provider", "City Clinic")
         #expect(bad.stdout.contains("rejected: bad.json (Condition): the Condition resource has no id"))
     }
+
+    @Test func cardsAreVerifiedAgainstTrustedIssuersOnly() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let shc = [root.deletingLastPathComponent().appendingPathComponent("shared"), URL(fileURLWithPath: "/work/shared")]
+            .map { $0.appendingPathComponent("fixtures/fhir/shc") }.first { FileManager.default.fileExists(atPath: $0.path) }!
+        let card = shc.appendingPathComponent("examples/example-00-e-file.smart-health-card").path
+        let untrusted = try health("cards", "import", card)
+        #expect(untrusted.status != 0 && untrusted.stdout.contains("is not among the trusted issuers"))
+        let kid = "3Kfdg-XwP-7gXyywtUfUADwBumDOPKMQx-iELL11W9s"
+        let trust = try health("cards", "trust", "https://spec.smarthealth.cards/examples/issuer",
+                               "--jwks", shc.appendingPathComponent("issuer/.well-known/jwks.json").path,
+                               "--crl", shc.appendingPathComponent("issuer/.well-known/crl/\(kid).json").path)
+        #expect(trust.status == 0, "\(trust.stderr)")
+        #expect(try health("cards", "import", card).stdout
+                    == "verified: John B. Anyperson, 2022-09-05, 3 items from https://spec.smarthealth.cards/examples/issuer\n")
+        let revoked = try health("cards", "import", shc.appendingPathComponent("examples/example-03-e-file.smart-health-card").path)
+        #expect(revoked.status != 0 && revoked.stdout.contains("revoked"))
+        #expect(try health("cards", "list").stdout.hasPrefix("verified   John B. Anyperson, 2022-09-05"))
+    }
 }
