@@ -42,6 +42,15 @@ let package = Package(
             path: "Benchmarks/QueryBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "ClinicalBenchmarks",
+            dependencies: [
+                .product(name: "OpenHealthKit", package: "main"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ClinicalBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
