@@ -43,7 +43,7 @@ struct RecordsCommand: ParsableCommand {
                 try person.importClinicalRecords(at: URL(fileURLWithPath: path), provider: provider, providerURL: url.flatMap(URL.init(string:)),
                                                  fhirVersion: fhirVersion)
             }
-            print("\(summary.files) files: \(summary.added) records added, \(summary.updated) updated, \(summary.unchanged) unchanged, "
+            print("\(summary.files) file\(summary.files == 1 ? "" : "s"): \(summary.added) records added, \(summary.updated) updated, \(summary.unchanged) unchanged, "
                   + "\(summary.patients) patient resources kept, \(summary.ignored.count) ignored, \(summary.rejected.count) rejected")
             for problem in summary.rejected { print("rejected: \(problem)") }
             if verbose { for problem in summary.ignored { print("ignored: \(problem)") } }
