@@ -219,7 +219,7 @@ struct ClinicalRecordTests {
         #expect(summary.added == 3)  // heart rate, immunization, procedure
         let rejected = summary.rejected.map { "\($0.file)|\($0.entry.map(String.init) ?? "-")" }
         #expect(rejected == ["a-broken.json|-", "b-foo.json|-", "c-noid.json|-", "d-mixed-bundle.json|1"])
-        #expect(summary.rejected[0].message.hasPrefix("not valid JSON"))
+        #expect(summary.rejected[0].message.hasPrefix("not valid JSON") && summary.rejected[0].message.hasSuffix("(line 1, column 37)"))
         #expect(summary.rejected[1].message == "\"Foo\" is not a FHIR resource type")
         #expect(summary.rejected[2].message == "the Condition resource has no id")
         #expect(summary.rejected[3].message.contains("DSTU2 but the Bundle is R4"))

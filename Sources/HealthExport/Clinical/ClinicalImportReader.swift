@@ -94,11 +94,17 @@ package struct ClinicalImportReader {
     private func read(file: URL, name: String, export row: ExportRow?, into result: inout Result) {
         result.files += 1
         let json: Any
+        let data: Data
+        do { data = try Data(contentsOf: file) } catch {
+            result.rejected.append(Issue(file: name, entry: nil, resourceType: nil, identifier: nil, message: "cannot be read"))
+            return
+        }
         do {
-            json = try JSONSerialization.jsonObject(with: try Data(contentsOf: file))
+            json = try JSONSerialization.jsonObject(with: data)
         } catch {
             let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
-            result.rejected.append(Issue(file: name, entry: nil, resourceType: nil, identifier: nil, message: "not valid JSON: \(detail)"))
+            result.rejected.append(Issue(file: name, entry: nil, resourceType: nil, identifier: nil,
+                                         message: "not valid JSON: \(detail)\(Self.position(in: data, detail: detail))"))
             return
         }
         guard let object = json as? [String: Any] else {
@@ -177,6 +183,23 @@ package struct ClinicalImportReader {
         } catch {
             result.rejected.append(issue("\(error)"))
         }
+    }
+
+    /// " (line L, column C)" for a JSON error that names a character offset, or the last line for one at the end.
+    static func position(in data: Data, detail: String) -> String {
+        let offset: Int
+        if let range = detail.range(of: "character "), let number = Int(detail[range.upperBound...].prefix(while: \.isNumber)) {
+            offset = min(number, data.count)
+        } else if detail.lowercased().contains("end of file") {
+            offset = data.count
+        } else {
+            return ""
+        }
+        var line = 1, column = 1
+        for byte in data.prefix(offset) {
+            if byte == 0x0A { line += 1; column = 1 } else { column += 1 }
+        }
+        return " (line \(line), column \(column))"
     }
 
     // MARK: - Apple Health export
