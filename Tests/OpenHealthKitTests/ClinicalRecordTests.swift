@@ -246,6 +246,10 @@ struct ClinicalRecordTests {
                                                         identifier: one.fhirResource!.identifier)
         #expect(try await run(store, type: medications, predicate: exact).map(\.uuid) == [one.uuid])
         #expect(try await run(store, type: labs).isEmpty, "a denied read looks like no data")
+        // The institutions are the records' sources, listed like apps.
+        let providers = try await sources(store, medications)
+        #expect(Set(providers.map(\.name)) == ["Example Health System (R4)", "Legacy Clinic (DSTU2)"])
+        #expect(providers.allSatisfy { $0.bundleIdentifier.hasPrefix("healthrecords.") })
 
         await #expect(throws: HKError.self) { try await store.delete(one) }
         await #expect(throws: HKError.self) { try await store.save(one) }
