@@ -501,6 +501,13 @@ def gen_category_values(cat: Catalog) -> str:
             ]
         out += int_enum(name, "Int", summary, cases, all_deprecated, extra)
         out.append("")
+    out += doc("Every category value constant by its ObjC name, as Apple Health's export writes it "
+               "(`HKCategoryValueSleepAnalysisAsleepCore`), with its raw value.")
+    out.append("package let categoryValueRawValuesByName: [String: Int] = [")
+    for name, rows in cat.value_enums().items():
+        for r in rows:
+            out.append(f"{INDENT}{string(r['case'])}: {int(r['raw_value'])},")
+    out.append("]")
     return swift_file(out)
 
 
@@ -514,6 +521,13 @@ def gen_model_enums(cat: Catalog) -> str:
             raise TableError(f"{name}: derived case names {names}, expected {expected}")
         out += int_enum(name, "Int", f"HealthKit's `{name}`, with Apple's raw values.", cases)
         out.append("")
+    out += doc("Every constant of the enums above by its ObjC name, as Apple Health's export writes it "
+               "(`HKBiologicalSexFemale`), with its raw value.")
+    out.append("package let modelEnumRawValuesByName: [String: Int] = [")
+    for name in MODEL_ENUMS:
+        for r in cat.enum_rows(name):
+            out.append(f"{INDENT}{string(r['case'])}: {int(r['raw_value'])},")
+    out.append("]")
     return swift_file(out)
 
 

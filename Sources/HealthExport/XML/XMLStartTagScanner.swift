@@ -15,6 +15,8 @@ package struct XMLStartTagScanner {
         package let attributes: [String: String]
         /// 1-based line of the `<`.
         package let line: Int
+        /// `<Name … />`: the element has no content and no end tag follows.
+        package let selfClosing: Bool
     }
 
     let url: URL
@@ -27,7 +29,8 @@ package struct XMLStartTagScanner {
 
     /// Calls `tag` for each start tag whose name is in `names` (all tags when `names` is nil), and `problem` for
     /// each piece of markup it cannot read.
-    package func scan(names: Set<String>? = nil, tag: (Tag) throws -> Void, problem: (Int, String) -> Void = { _, _ in }) throws {
+    package func scan(names: Set<String>? = nil, tag: (Tag) throws -> Void, end: (String) throws -> Void = { _ in },
+                      problem: (Int, String) -> Void = { _, _ in }) throws {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw HKError.invalidArgument("cannot read \(url.path)")
         }
@@ -73,7 +76,13 @@ package struct XMLStartTagScanner {
             switch next {
             case UInt8(ascii: "/"):
                 position += 2
-                _ = try skip(past: [UInt8(ascii: ">")])
+                var name: [UInt8] = []
+                while try fill(1), buffer[position] != UInt8(ascii: ">") {
+                    if !isSpace(buffer[position]) { name.append(buffer[position]) } else if buffer[position] == 0x0A { line += 1 }
+                    position += 1
+                }
+                position += 1
+                if wanted?.contains(name) ?? true { try end(String(decoding: name, as: UTF8.self)) }
             case UInt8(ascii: "?"):
                 position += 2
                 if !(try skip(past: Array("?>".utf8))) { problem(startLine, "a processing instruction never ends") }
@@ -132,6 +141,7 @@ package struct XMLStartTagScanner {
             }
             let keep = wanted?.contains(name) ?? true
             var attributes: [String: String] = [:]
+            var selfClosing = false
             while true {
                 guard try fill(1) else { return problem(startLine, "the <\(String(decoding: name, as: UTF8.self))> tag never ends") }
                 let byte = buffer[position]
@@ -145,6 +155,7 @@ package struct XMLStartTagScanner {
                     break
                 }
                 if byte == UInt8(ascii: "/") {
+                    selfClosing = true
                     position += 1
                     continue
                 }
@@ -184,7 +195,7 @@ package struct XMLStartTagScanner {
                 position += 1
                 if keep { attributes[String(decoding: key, as: UTF8.self)] = Self.decodeEntities(value) }
             }
-            if keep { try tag(Tag(name: String(decoding: name, as: UTF8.self), attributes: attributes, line: startLine)) }
+            if keep { try tag(Tag(name: String(decoding: name, as: UTF8.self), attributes: attributes, line: startLine, selfClosing: selfClosing)) }
         }
     }
 

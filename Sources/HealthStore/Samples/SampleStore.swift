@@ -413,3 +413,74 @@ package struct SampleStore: Sendable {
     private func read<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
     func write<T>(_ body: (Database) throws -> T) throws -> T { try database.write(body) }
 }
+
+extension SampleStore {
+    /// What an import batch did.
+    package struct ImportCounts: Sendable {
+        /// Newly stored objects by type identifier (correlation members under their own type).
+        package var added: [String: Int] = [:]
+        /// Objects already in the store (same UUID), left as they are.
+        package var existing = 0
+    }
+
+    /// Adds exported objects on the person's behalf, in one transaction, skipping those whose UUID is already stored —
+    /// so re-importing adds nothing. A correlation's members that are already stored (as the export's top-level copies)
+    /// are linked to it rather than stored twice.
+    package func importExported(_ objects: [HKObject]) throws -> ImportCounts {
+        guard !objects.isEmpty else { return ImportCounts() }
+        let counts = try write { db -> ImportCounts in
+            var counts = ImportCounts()
+            var uuids: [String] = []
+            for object in objects {
+                uuids.append(object.uuid.uuidString)
+                for member in (object as? HKCorrelation)?.objects ?? [] { uuids.append(member.uuid.uuidString) }
+            }
+            var stored = Set<String>()
+            for chunk in stride(from: 0, to: uuids.count, by: 500).map({ Array(uuids[$0..<min($0 + 500, uuids.count)]) }) {
+                stored.formUnion(try String.fetchAll(db, sql: "SELECT uuid FROM sample WHERE uuid IN (\(databaseQuestionMarks(count: chunk.count)))",
+                                                     arguments: StatementArguments(chunk)))
+            }
+            let fresh = objects.filter { !stored.contains($0.uuid.uuidString) }
+            try SampleStore.recordSpans(fresh, in: db)
+            var sourceIds: [String: Int64] = [:]
+            func sourceId(_ revision: HKSourceRevision) throws -> Int64 {
+                if let known = sourceIds[revision.source.bundleIdentifier] { return known }
+                let id = try SampleStore.sourceId(for: revision.source, in: db, create: true)!
+                sourceIds[revision.source.bundleIdentifier] = id
+                return id
+            }
+            let now = Date().timeIntervalSinceReferenceDate
+            for object in objects {
+                // Already stored, or stored earlier in this batch (a member of a correlation read before its top-level copy).
+                guard stored.insert(object.uuid.uuidString).inserted else {
+                    counts.existing += 1
+                    continue
+                }
+                guard let correlation = object as? HKCorrelation else {
+                    try insert(object, sourceId: try sourceId(object.sourceRevision), revision: object.sourceRevision, correlationId: nil,
+                               savedAt: now, in: db)
+                    counts.added[(object as! HKSample).sampleType.identifier, default: 0] += 1
+                    continue
+                }
+                let shell = HKCorrelation(type: correlation.correlationType, start: correlation.startDate, end: correlation.endDate, objects: [],
+                                          uuid: correlation.uuid, metadata: correlation.metadataValues,
+                                          sourceRevision: correlation.sourceRevision, device: correlation.device)
+                try insert(shell, sourceId: try sourceId(shell.sourceRevision), revision: shell.sourceRevision, correlationId: nil, savedAt: now, in: db)
+                counts.added[correlation.sampleType.identifier, default: 0] += 1
+                let correlationId = try Int64.fetchOne(db, sql: "SELECT id FROM sample WHERE uuid = ?", arguments: [correlation.uuid.uuidString])!
+                for member in correlation.objects {
+                    if !stored.insert(member.uuid.uuidString).inserted {
+                        try db.execute(sql: "UPDATE sample SET correlationId = ? WHERE uuid = ?", arguments: [correlationId, member.uuid.uuidString])
+                    } else {
+                        try insert(member, sourceId: try sourceId(member.sourceRevision), revision: member.sourceRevision,
+                                   correlationId: correlationId, savedAt: now, in: db)
+                        counts.added[member.sampleType.identifier, default: 0] += 1
+                    }
+                }
+            }
+            return counts
+        }
+        changes.post(Set(counts.added.keys))
+        return counts
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import OpenHealthKit
+
+/// `health import`: bring an Apple Health export into the store.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import an Apple Health export: export.zip, its unpacked folder, or export.xml.",
+        discussion: """
+            Samples keep their sources (your watch, your phone, apps by name). Importing the same export again, or a \
+            newer one that overlaps it, adds nothing twice; an interrupted import can simply be run again.
+            """)
+
+    @Argument(help: "export.zip, the unpacked export folder, or export.xml.")
+    var path: String
+
+    @Flag(help: "Print the summary as JSON.")
+    var json = false
+
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        let person = try store.person()
+        let started = Date()
+        let result = try reporting { try person.importExport(at: URL(fileURLWithPath: path)) }
+        let seconds = Date().timeIntervalSince(started)
+        if json { return try printJSON(result, seconds: seconds) }
+        for (type, count) in result.read.sorted(by: { $0.key < $1.key }) {
+            let added = result.added[type] ?? 0
+            print("\(String(count).padding(toLength: 9, withPad: " ", startingAt: 0)) \(type)\(added == count ? "" : " (\(added) new)")")
+        }
+        if result.activitySummaries > 0 { print("\(String(result.activitySummaries).padding(toLength: 9, withPad: " ", startingAt: 0)) activity summaries") }
+        if result.characteristics > 0 { print("\(String(result.characteristics).padding(toLength: 9, withPad: " ", startingAt: 0)) characteristics") }
+        if let clinical = result.clinicalRecords {
+            print("\(String(clinical.added + clinical.unchanged + clinical.updated).padding(toLength: 9, withPad: " ", startingAt: 0)) health records")
+        }
+        print(String(format: "%d samples added, %d already in the store, in %.1f s (%.1f MB/s)", result.addedTotal, result.alreadyStored, seconds,
+                     Double(result.bytes) / 1_000_000 / max(seconds, 0.001)))
+        if !result.problemCounts.isEmpty {
+            print("Left out:")
+            for (reason, count) in result.problemCounts.sorted(by: { $0.value > $1.value }) {
+                let first = result.problems.first { $0.reason == reason }.map { " (first at line \($0.line))" } ?? ""
+                print("  \(count) × \(reason)\(first)")
+            }
+        }
+    }
+
+    private func printJSON(_ result: ExportImport, seconds: Double) throws {
+        let object: [String: Any] = [
+            "read": result.read, "added": result.added, "alreadyStored": result.alreadyStored,
+            "activitySummaries": result.activitySummaries, "characteristics": result.characteristics,
+            "healthRecords": result.clinicalRecords.map { ["added": $0.added, "updated": $0.updated, "unchanged": $0.unchanged,
+                                                           "rejected": $0.rejected.count] } as Any? ?? NSNull(),
+            "leftOut": result.problemCounts, "bytes": result.bytes, "seconds": seconds,
+        ]
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
+        print(String(decoding: data, as: UTF8.self))
+    }
+}

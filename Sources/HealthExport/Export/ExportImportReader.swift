@@ -1,0 +1,302 @@
+package import Foundation
+package import HealthModel
+
+/// Streams an Apple Health `export.xml` into HealthKit objects, in constant memory: `Record`s (quantity and category,
+/// with their `MetadataEntry`s), `Correlation`s (their nested Records are the same samples as the top-level copies and
+/// get the same UUIDs, so they are stored once), `Me` characteristics and `ActivitySummary`s. Each object's UUID is
+/// derived from what it is (type, source, instants, value in the type's canonical unit, device), so importing the
+/// same data twice — or an overlapping newer export, whose dates carry another UTC offset or whose units follow
+/// another preference — yields the same UUIDs.
+///
+/// Anything it cannot use is reported with its line and the reason, never a crash: an unknown record type, a value
+/// that is not a number, a unit that does not fit the type, an end before the start. Workouts are not imported yet
+/// (each is reported as skipped).
+package struct ExportImportReader {
+    /// Something left out, with the export.xml line it starts on.
+    package struct Problem: Sendable, Hashable {
+        package let line: Int
+        package let element: String
+        package let reason: String
+    }
+
+    /// What the reader hands over as it goes.
+    package struct Sink {
+        /// A batch of samples (correlations hold their members) to store.
+        package var objects: ([HKObject]) throws -> Void
+        /// The `Me` element's attributes.
+        package var me: ([String: String]) throws -> Void
+        package var activitySummaries: ([HKActivitySummary]) throws -> Void
+        /// Bytes of export.xml read so far, now and then.
+        package var progress: (Int) -> Void = { _ in }
+
+        package init(objects: @escaping ([HKObject]) throws -> Void, me: @escaping ([String: String]) throws -> Void,
+                     activitySummaries: @escaping ([HKActivitySummary]) throws -> Void, progress: @escaping (Int) -> Void = { _ in }) {
+            self.objects = objects
+            self.me = me
+            self.activitySummaries = activitySummaries
+            self.progress = progress
+        }
+    }
+
+    /// What was read.
+    package struct Summary: Sendable {
+        /// Objects read, by type identifier (correlation members counted under their own type, once).
+        package var read: [String: Int] = [:]
+        package var problems: [Problem] = []
+        /// How many problems of each reason (problems past the first 1,000 are only counted).
+        package var problemCounts: [String: Int] = [:]
+    }
+
+    let batchSize: Int
+
+    package init(batchSize: Int = 5_000) {
+        self.batchSize = batchSize
+    }
+
+    package func read(_ xml: URL, into sink: Sink) throws -> Summary {
+        var state = State(batchSize: batchSize, sink: sink)
+        try XMLStartTagScanner(url: xml).scan(names: State.elements) { tag in
+            try state.start(tag)
+        } end: { name in
+            try state.end(name)
+        } problem: { line, message in
+            state.report(line: line, element: "XML", reason: message)
+        }
+        try state.finish()
+        return state.summary
+    }
+
+    /// The element being read and what it has collected.
+    private struct State {
+        static let elements: Set<String> = ["Me", "Record", "MetadataEntry", "Correlation", "ActivitySummary", "Workout"]
+
+        let batchSize: Int
+        let sink: Sink
+        var summary = Summary()
+        var batch: [HKObject] = []
+        var summaries: [HKActivitySummary] = []
+        var units: [String: HKUnit] = [:]
+        /// An open Record: its attributes, line and metadata entries.
+        var record: (attributes: [String: String], line: Int, metadata: [(String, String)])?
+        /// An open Correlation and its members so far.
+        var correlation: (attributes: [String: String], line: Int, metadata: [(String, String)], members: [HKSample])?
+        var workoutDepth = 0
+
+        init(batchSize: Int, sink: Sink) {
+            self.batchSize = batchSize
+            self.sink = sink
+        }
+
+        mutating func start(_ tag: XMLStartTagScanner.Tag) throws {
+            if workoutDepth > 0 {
+                if tag.name == "Workout" { workoutDepth += 1 }
+                return
+            }
+            switch tag.name {
+            case "Record":
+                record = (tag.attributes, tag.line, [])
+                if tag.selfClosing { try end("Record") }
+            case "MetadataEntry":
+                guard let key = tag.attributes["key"], let value = tag.attributes["value"] else {
+                    return report(line: tag.line, element: "MetadataEntry", reason: "a MetadataEntry without key or value")
+                }
+                if record != nil { record!.metadata.append((key, value)) } else if correlation != nil { correlation!.metadata.append((key, value)) }
+            case "Correlation":
+                correlation = (tag.attributes, tag.line, [], [])
+                if tag.selfClosing { try end("Correlation") }
+            case "Me":
+                try sink.me(tag.attributes)
+            case "ActivitySummary":
+                activitySummary(tag)
+            case "Workout":
+                report(line: tag.line, element: "Workout", reason: "workouts are not imported yet")
+                if !tag.selfClosing { workoutDepth = 1 }
+            default:
+                break
+            }
+        }
+
+        mutating func end(_ name: String) throws {
+            if workoutDepth > 0 {
+                if name == "Workout" { workoutDepth -= 1 }
+                return
+            }
+            switch name {
+            case "Record":
+                guard let open = record else { return }
+                record = nil
+                guard let sample = sample(open.attributes, line: open.line, metadata: open.metadata) else { return }
+                if correlation != nil { correlation!.members.append(sample) } else { try add(sample) }
+            case "Correlation":
+                guard let open = correlation else { return }
+                correlation = nil
+                if let made = correlationSample(open) { try add(made) }
+            default:
+                break
+            }
+        }
+
+        mutating func finish() throws {
+            if !batch.isEmpty { try sink.objects(batch) }
+            batch.removeAll()
+            if !summaries.isEmpty { try sink.activitySummaries(summaries) }
+        }
+
+        mutating func add(_ object: HKObject) throws {
+            if let sample = object as? HKSample { summary.read[sample.sampleType.identifier, default: 0] += 1 }
+            for member in (object as? HKCorrelation)?.objects ?? [] { summary.read[member.sampleType.identifier, default: 0] += 1 }
+            batch.append(object)
+            if batch.count >= batchSize {
+                try sink.objects(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+
+        mutating func report(line: Int, element: String, reason: String) {
+            summary.problemCounts[reason, default: 0] += 1
+            if summary.problems.count < 1_000 { summary.problems.append(Problem(line: line, element: element, reason: reason)) }
+        }
+
+        // MARK: Records
+
+        mutating func sample(_ a: [String: String], line: Int, metadata entries: [(String, String)]) -> HKSample? {
+            guard let typeName = a["type"], !typeName.isEmpty else {
+                report(line: line, element: "Record", reason: "a Record without type")
+                return nil
+            }
+            guard let sourceName = a["sourceName"] ?? a["source"] else {
+                report(line: line, element: "Record", reason: "a Record without sourceName")
+                return nil
+            }
+            guard let start = a["startDate"].flatMap(ExportDates.parse), let end = a["endDate"].flatMap(ExportDates.parse) else {
+                report(line: line, element: "Record", reason: "a Record whose startDate or endDate is not a date of the export's form")
+                return nil
+            }
+            guard end >= start else {
+                report(line: line, element: "Record", reason: "a Record that ends before it starts")
+                return nil
+            }
+            let device = a["device"].flatMap(ExportSources.device)
+            let revision = ExportSources.revision(sourceName: sourceName, sourceVersion: a["sourceVersion"], device: device)
+            let metadata = Self.metadata(entries)
+            let type = HKObjectType.type(forIdentifier: typeName)
+            let identity = "\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|\(Self.deviceKey(device))"
+            switch type {
+            case let quantityType as HKQuantityType:
+                // 2015 exports wrote averaged heart rate as min/max/average/recordCount, without a value.
+                guard let valueText = a["value"] ?? a["average"], let value = Double(valueText), value.isFinite else {
+                    report(line: line, element: "Record", reason: "a \(typeName) Record whose value is not a number")
+                    return nil
+                }
+                let unitString = a["unit"] ?? ""
+                guard let unit = self.unit(unitString), unit.isCompatible(with: quantityType.canonicalUnit),
+                      let canonical = try? unit.convert(value, to: quantityType.canonicalUnit) else {
+                    report(line: line, element: "Record", reason: "unit \"\(unitString)\" does not fit \(typeName)")
+                    return nil
+                }
+                let uuid = ExportSources.stableUUID("Record|\(identity)|\(Self.canonicalText(canonical))")
+                return HKQuantitySample.make(type: quantityType, quantity: HKQuantity(unit: unit, doubleValue: value), start: start, end: end,
+                                             uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
+            case let categoryType as HKCategoryType:
+                let valueText = a["value"] ?? ""
+                guard let value = categoryValueRawValuesByName[valueText] ?? Int(valueText) else {
+                    report(line: line, element: "Record", reason: "\"\(valueText)\" is not a value of \(typeName)")
+                    return nil
+                }
+                let uuid = ExportSources.stableUUID("Record|\(identity)|\(value)")
+                return HKCategorySample(type: categoryType, value: value, start: start, end: end, uuid: uuid, metadata: metadata,
+                                        sourceRevision: revision, device: device)
+            default:
+                report(line: line, element: "Record", reason: "unknown record type \(typeName)")
+                return nil
+            }
+        }
+
+        mutating func correlationSample(_ open: (attributes: [String: String], line: Int, metadata: [(String, String)], members: [HKSample])) -> HKSample? {
+            let a = open.attributes
+            guard let typeName = a["type"], let type = HKObjectType.type(forIdentifier: typeName) as? HKCorrelationType else {
+                report(line: open.line, element: "Correlation", reason: "unknown correlation type \(a["type"] ?? "")")
+                return nil
+            }
+            guard let sourceName = a["sourceName"] ?? a["source"],
+                  let start = a["startDate"].flatMap(ExportDates.parse), let end = a["endDate"].flatMap(ExportDates.parse), end >= start else {
+                report(line: open.line, element: "Correlation", reason: "a Correlation without source or valid dates")
+                return nil
+            }
+            guard !open.members.isEmpty else {
+                report(line: open.line, element: "Correlation", reason: "a Correlation without readable Records")
+                return nil
+            }
+            let device = a["device"].flatMap(ExportSources.device)
+            let members = open.members.map(\.uuid.uuidString).sorted().joined(separator: ",")
+            let uuid = ExportSources.stableUUID("Correlation|\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|\(members)")
+            return HKCorrelation(type: type, start: start, end: end, objects: Set(open.members), uuid: uuid,
+                                 metadata: Self.metadata(open.metadata),
+                                 sourceRevision: ExportSources.revision(sourceName: sourceName, sourceVersion: a["sourceVersion"], device: device),
+                                 device: device)
+        }
+
+        mutating func unit(_ text: String) -> HKUnit? {
+            if let known = units[text] { return known }
+            guard let parsed = try? HKUnit.parse(text) else { return nil }
+            units[text] = parsed
+            return parsed
+        }
+
+        /// Typed metadata: HealthKit keys by the kind their table gives (a quantity `"6575 cm"`, a number, a Boolean
+        /// `0`/`1`, a date), other keys as text.
+        static func metadata(_ entries: [(String, String)]) -> [String: HKMetadataValue]? {
+            guard !entries.isEmpty else { return nil }
+            var values: [String: HKMetadataValue] = [:]
+            for (key, text) in entries {
+                switch HealthCatalog.metadataValueKind(forKey: key) {
+                case .quantity?:
+                    if let space = text.firstIndex(of: " "), let number = Double(text[..<space]),
+                       let unit = try? HKUnit.parse(String(text[text.index(after: space)...]).replacingOccurrences(of: "·", with: "*")
+                                                   .replacingOccurrences(of: "hr-kg", with: "hr*kg")) {
+                        values[key] = .quantity(HKQuantity(unit: unit, doubleValue: number))
+                    } else {
+                        values[key] = .string(text)
+                    }
+                case .number?:
+                    if let integer = Int(text) { values[key] = .integer(integer) } else if let double = Double(text) { values[key] = .double(double) } else { values[key] = .string(text) }
+                case .date?:
+                    values[key] = ExportDates.parse(text).map(HKMetadataValue.date) ?? .string(text)
+                default:
+                    values[key] = .string(text)
+                }
+            }
+            return values
+        }
+
+        static func deviceKey(_ device: HKDevice?) -> String {
+            guard let device else { return "" }
+            return [device.name, device.manufacturer, device.model, device.hardwareVersion, device.softwareVersion].map { $0 ?? "" }.joined(separator: ";")
+        }
+
+        /// A value in canonical units, rounded to 6 significant digits, so that the same value exported in another unit
+        /// (154.3236 lb, 70 kg) compares equal.
+        static func canonicalText(_ value: Double) -> String { String(format: "%.6g", value) }
+
+        // MARK: Activity summaries
+
+        mutating func activitySummary(_ tag: XMLStartTagScanner.Tag) {
+            let a = tag.attributes
+            guard let dayText = a["dateComponents"], let day = ActivityDay(text: dayText) else {
+                return report(line: tag.line, element: "ActivitySummary", reason: "an ActivitySummary without a yyyy-MM-dd dateComponents")
+            }
+            let summary = HKActivitySummary(day: day)
+            func number(_ key: String) -> Double? { a[key].flatMap(Double.init) }
+            let energyUnit = a["activeEnergyBurnedUnit"].flatMap { try? HKUnit.parse($0) } ?? .kilocalorie()
+            if let value = number("activeEnergyBurned") { summary.activeEnergyBurned = HKQuantity(unit: energyUnit, doubleValue: value) }
+            if let value = number("activeEnergyBurnedGoal") { summary.activeEnergyBurnedGoal = HKQuantity(unit: energyUnit, doubleValue: value) }
+            if let value = number("appleMoveTime") { summary.appleMoveTime = HKQuantity(unit: .minute(), doubleValue: value) }
+            if let value = number("appleMoveTimeGoal") { summary.appleMoveTimeGoal = HKQuantity(unit: .minute(), doubleValue: value) }
+            if let value = number("appleExerciseTime") { summary.appleExerciseTime = HKQuantity(unit: .minute(), doubleValue: value) }
+            if let value = number("appleExerciseTimeGoal") { summary.exerciseTimeGoal = HKQuantity(unit: .minute(), doubleValue: value) }
+            if let value = number("appleStandHours") { summary.appleStandHours = HKQuantity(unit: .count(), doubleValue: value) }
+            if let value = number("appleStandHoursGoal") { summary.standHoursGoal = HKQuantity(unit: .count(), doubleValue: value) }
+            summaries.append(summary)
+        }
+    }
+}

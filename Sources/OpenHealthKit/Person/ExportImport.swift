@@ -1,0 +1,91 @@
+public import Foundation
+import HealthExport
+import HealthStore
+
+/// What an import of an Apple Health export did.
+public struct ExportImport: Sendable {
+    /// Newly stored samples by type identifier.
+    public var added: [String: Int] = [:]
+    /// Samples already in the store (from an earlier import of the same or an overlapping export).
+    public var alreadyStored = 0
+    /// Samples read, by type identifier.
+    public var read: [String: Int] = [:]
+    public var activitySummaries = 0
+    /// Characteristics set from `<Me>`.
+    public var characteristics = 0
+    /// Health records (`clinical-records/`), when the export has them.
+    public var clinicalRecords: ClinicalRecordImport?
+    /// What was left out, with the export.xml line (the first 1,000) …
+    public var problems: [Problem] = []
+    /// … and how many of each reason.
+    public var problemCounts: [String: Int] = [:]
+    public var bytes = 0
+
+    public var addedTotal: Int { added.values.reduce(0, +) }
+
+    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        public let line: Int
+        public let element: String
+        public let reason: String
+        public var description: String { "line \(line) (\(element)): \(reason)" }
+    }
+}
+
+extension HealthPerson {
+    /// Imports an Apple Health export — `export.zip`, its unpacked folder, or `export.xml` — streaming, in batches of
+    /// one transaction each. Samples keep their original sources (Apple Watch, iPhone, apps by name) and devices;
+    /// importing the same export again, or a newer one that overlaps it, adds nothing twice; an interrupted import
+    /// can be run again. `progress` hears the bytes of export.xml read so far.
+    public func importExport(at url: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> ExportImport {
+        let location = try ExportLocation(url)
+        defer { location.cleanUp() }
+        let total = (try? FileManager.default.attributesOfItem(atPath: location.xml.path)[.size] as? Int) ?? 0
+        var result = ExportImport()
+        let store = sampleStore
+        let sink = ExportImportReader.Sink(objects: { objects in
+            let counts = try store.importExported(objects)
+            for (type, count) in counts.added { result.added[type, default: 0] += count }
+            result.alreadyStored += counts.existing
+        }, me: { attributes in
+            result.characteristics = try self.setCharacteristics(fromExport: attributes)
+        }, activitySummaries: { summaries in
+            var byDay: [String: HKActivitySummary] = [:]
+            for summary in summaries { if let day = summary.day { byDay[day.text] = summary } }
+            try self.saveActivitySummaries(Array(byDay.values))
+            result.activitySummaries = byDay.count
+        }, progress: { bytes in progress?(bytes, total) })
+        let summary = try ExportImportReader().read(location.xml, into: sink)
+        result.read = summary.read
+        result.problems = summary.problems.map { ExportImport.Problem(line: $0.line, element: $0.element, reason: $0.reason) }
+        result.problemCounts = summary.problemCounts
+        result.bytes = total
+        if FileManager.default.fileExists(atPath: location.root.appendingPathComponent("clinical-records").path) {
+            result.clinicalRecords = try importClinicalRecords(at: location.xml)
+        }
+        return result
+    }
+
+    /// Sets the characteristics an export's `<Me>` gives (`HKBiologicalSexFemale`, or the raw numbers of 2015 exports;
+    /// a date of birth `yyyy-MM-dd`); returns how many were set.
+    func setCharacteristics(fromExport attributes: [String: String]) throws -> Int {
+        func raw(_ key: String) -> Int? {
+            guard let text = attributes[key], !text.isEmpty else { return nil }
+            return modelEnumRawValuesByName[text] ?? Int(text)
+        }
+        var set = 0
+        if let value = raw("HKCharacteristicTypeIdentifierBiologicalSex").flatMap(HKBiologicalSex.init(rawValue:)), value != .notSet {
+            try setBiologicalSex(value); set += 1
+        }
+        if let value = raw("HKCharacteristicTypeIdentifierBloodType").flatMap(HKBloodType.init(rawValue:)), value != .notSet {
+            try setBloodType(value); set += 1
+        }
+        if let value = raw("HKCharacteristicTypeIdentifierFitzpatrickSkinType").flatMap(HKFitzpatrickSkinType.init(rawValue:)), value != .notSet {
+            try setFitzpatrickSkinType(value); set += 1
+        }
+        if let text = attributes["HKCharacteristicTypeIdentifierDateOfBirth"], !text.isEmpty {
+            let parts = text.prefix(10).split(separator: "-").compactMap { Int($0) }
+            if parts.count == 3 { try setDateOfBirth(DateComponents(year: parts[0], month: parts[1], day: parts[2])); set += 1 }
+        }
+        return set
+    }
+}

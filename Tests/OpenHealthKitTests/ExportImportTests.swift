@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import OpenHealthKit
+
+let exportFixtures = fhirFixtures.deletingLastPathComponent().appendingPathComponent("apple-health-export")
+
+private func freshPerson() throws -> (HealthPerson, URL) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-export-\(UUID().uuidString)")
+    return (try HealthPerson(storeDirectory: folder), folder)
+}
+
+/// A reader app allowed to read everything in the person's store.
+private func reader(_ folder: URL, types: Set<HKObjectType>) async throws -> HKHealthStore {
+    let (store, _, _) = makeStore(.allowAll, in: folder)
+    try await store.requestAuthorization(toShare: [], read: types)
+    return store
+}
+
+/// A tiny export in the current format, with `offset` on every date and body mass in `massUnit`.
+private func syntheticExport(offset: String = "-0700", mass: String = "70", massUnit: String = "kg") -> Data {
+    Data("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE HealthData [
+        <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary)*)>
+        <!ATTLIST Record type CDATA #REQUIRED>
+        ]>
+        <HealthData locale="en_US">
+         <ExportDate value="2024-06-09 10:00:00 \(offset)"/>
+         <Me HKCharacteristicTypeIdentifierDateOfBirth="1980-05-04" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeONegative" HKCharacteristicTypeIdentifierFitzpatrickSkinType="HKFitzpatrickSkinTypeNotSet"/>
+         <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Health" sourceVersion="17.5.1" unit="mmHg" creationDate="\(time(13, 14, 18, offset))" startDate="\(time(13, 14, 0, offset))" endDate="\(time(13, 14, 0, offset))" value="97">
+          <MetadataEntry key="HKWasUserEntered" value="1"/>
+         </Record>
+         <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Health" sourceVersion="17.5.1" creationDate="\(time(13, 14, 18, offset))" startDate="\(time(13, 14, 0, offset))" endDate="\(time(13, 14, 0, offset))">
+          <MetadataEntry key="HKWasUserEntered" value="1"/>
+          <Record type="HKQuantityTypeIdentifierBloodPressureDiastolic" sourceName="Health" sourceVersion="17.5.1" unit="mmHg" creationDate="\(time(13, 14, 18, offset))" startDate="\(time(13, 14, 0, offset))" endDate="\(time(13, 14, 0, offset))" value="68">
+           <MetadataEntry key="HKWasUserEntered" value="1"/>
+          </Record>
+          <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Health" sourceVersion="17.5.1" unit="mmHg" creationDate="\(time(13, 14, 18, offset))" startDate="\(time(13, 14, 0, offset))" endDate="\(time(13, 14, 0, offset))" value="97">
+           <MetadataEntry key="HKWasUserEntered" value="1"/>
+          </Record>
+         </Correlation>
+         <Record type="HKQuantityTypeIdentifierBloodPressureDiastolic" sourceName="Health" sourceVersion="17.5.1" unit="mmHg" creationDate="\(time(13, 14, 18, offset))" startDate="\(time(13, 14, 0, offset))" endDate="\(time(13, 14, 0, offset))" value="68">
+          <MetadataEntry key="HKWasUserEntered" value="1"/>
+         </Record>
+         <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Health" unit="\(massUnit)" creationDate="\(time(8, 0, 0, offset))" startDate="\(time(8, 0, 0, offset))" endDate="\(time(8, 0, 0, offset))" value="\(mass)"/>
+         <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Alex’s Apple Watch" sourceVersion="10.5" device="&lt;&lt;HKDevice: 0x283a1&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1, software:10.5&gt;" creationDate="\(time(7, 1, 0, offset))" startDate="\(time(1, 0, 0, offset))" endDate="\(time(2, 30, 0, offset))" value="HKCategoryValueSleepAnalysisAsleepCore"/>
+         <Record type="HKQuantityTypeIdentifierFlightsClimbed" sourceName="Phone" unit="count" startDate="\(time(9, 0, 0, offset))" endDate="\(time(8, 0, 0, offset))" value="3"/>
+         <Record type="HKQuantityTypeIdentifierNoSuchThing" sourceName="Phone" unit="count" startDate="\(time(9, 0, 0, offset))" endDate="\(time(9, 0, 0, offset))" value="3"/>
+        </HealthData>
+        """.utf8)
+}
+
+/// `2024-06-08 hh:mm:ss <offset>` for the instant that is hh:mm:ss at UTC−7.
+private func time(_ hour: Int, _ minute: Int, _ second: Int, _ offset: String) -> String {
+    var utc = Calendar(identifier: .gregorian)
+    utc.timeZone = TimeZone(identifier: "UTC")!
+    let instant = utc.date(from: DateComponents(year: 2024, month: 6, day: 8, hour: hour + 7, minute: minute, second: second))!
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+    formatter.timeZone = TimeZone(secondsFromGMT: (offset.hasPrefix("-") ? -1 : 1) * (Int(offset.dropFirst().prefix(2))! * 3600 + Int(offset.suffix(2))! * 60))
+    return formatter.string(from: instant)
+}
+
+private func write(_ data: Data) throws -> URL {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).xml")
+    try data.write(to: file)
+    return file
+}
+
+@Suite("Apple Health export import")
+struct ExportImportTests {
+    @Test func aRealExcerptImportsWithItsSourcesDevicesMetadataSummariesAndCharacteristics() async throws {
+        let (person, folder) = try freshPerson()
+        let result = try person.importExport(at: exportFixtures.appendingPathComponent("dogsheep_healthkit-to-sqlite/export.xml"))
+        #expect(result.added == [HKQuantityTypeIdentifier.bodyMassIndex.rawValue: 1, HKQuantityTypeIdentifier.heartRate.rawValue: 1])
+        #expect(result.activitySummaries == 2 && result.characteristics == 2)  // male and the birth date; blood and skin type not set
+        let store = try await reader(folder, types: [HKQuantityType(.heartRate), HKQuantityType(.bodyMassIndex),
+                                                      HKCharacteristicType(.biologicalSex), HKObjectType.activitySummaryType()])
+        let heart = try #require(try await run(store, type: HKQuantityType(.heartRate)).first as? HKQuantitySample)
+        // The export writes "Apple\u{00A0}Watch" (a no-break space), and so does the store.
+        #expect(heart.sourceRevision.source.name == "Apple\u{00A0}Watch" && heart.sourceRevision.source.bundleIdentifier.hasPrefix("com.apple.health."))
+        #expect(heart.sourceRevision.productType == "Watch2,4" && heart.sourceRevision.version == "4.3.1")
+        #expect(heart.device?.hardwareVersion == "Watch2,4" && heart.device?.manufacturer == "Apple" && heart.device?.softwareVersion == "4.3.1")
+        #expect(heart.metadata?[HKMetadataKeyHeartRateMotionContext] as? Int == 0)
+        let bmi = try #require(try await run(store, type: HKQuantityType(.bodyMassIndex)).first as? HKQuantitySample)
+        #expect(bmi.quantity.doubleValue(for: .count()) == 22.5312 && bmi.sourceRevision.source.bundleIdentifier == "export.Health Mate")
+        #expect(bmi.metadata?["Withings Link"] as? String == "withings-bd2://timeline/measure?userid=12345&date=482685932&type=1")
+        #expect(bmi.startDate == Date(timeIntervalSince1970: 1_460_993_132))  // 2016-04-18 08:25:32 -0700
+        #expect(try store.biologicalSex().biologicalSex == .male)
+        #expect(try person.activitySummaries().map { $0.appleExerciseTime.doubleValue(for: .minute()) } == [68, 39])
+        #expect(result.problemCounts == ["workouts are not imported yet": 1])
+    }
+
+    @Test func correlationsAreStoredOnceAndReimportsAndOverlappingExportsAddNothing() async throws {
+        let (person, folder) = try freshPerson()
+        let first = try person.importExport(at: try write(syntheticExport()))
+        #expect(first.added == [HKCorrelationTypeIdentifier.bloodPressure.rawValue: 1, HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue: 1,
+                                HKQuantityTypeIdentifier.bloodPressureDiastolic.rawValue: 1, HKQuantityTypeIdentifier.bodyMass.rawValue: 1,
+                                HKCategoryTypeIdentifier.sleepAnalysis.rawValue: 1])
+        #expect(first.problems.map(\.reason).sorted() == ["a Record that ends before it starts", "unknown record type HKQuantityTypeIdentifierNoSuchThing"])
+        #expect(first.problems.allSatisfy { $0.line > 10 })
+        #expect(first.characteristics == 3)
+
+        let store = try await reader(folder, types: [HKQuantityType(.bloodPressureSystolic), HKQuantityType(.bloodPressureDiastolic),
+                                                      HKCategoryType(.sleepAnalysis)])
+        let pressures = try await correlations(store, members: nil)
+        #expect(pressures.count == 1 && pressures[0].objects.count == 2)
+        #expect(try await run(store, type: HKQuantityType(.bloodPressureSystolic)).count == 1)
+        let sleep = try #require(try await run(store, type: HKCategoryType(.sleepAnalysis)).first as? HKCategorySample)
+        #expect(sleep.value == HKCategoryValueSleepAnalysis.asleepCore.rawValue && sleep.sourceRevision.productType == "Watch6,1")
+
+        // The same export again, then a newer one written at another UTC offset with body mass in pounds.
+        #expect(try person.importExport(at: try write(syntheticExport())).addedTotal == 0)
+        let overlapping = try person.importExport(at: try write(syntheticExport(offset: "+0200", mass: "154.3236", massUnit: "lb")))
+        #expect(overlapping.addedTotal == 0 && overlapping.alreadyStored == 5)
+    }
+
+    @Test func aZipWithMacOSExtrasAndOldAndBrokenExportsImportWhatTheyCan() throws {
+        let (person, _) = try freshPerson()
+        let zipped = try person.importExport(at: exportFixtures.appendingPathComponent("alxdrcirilo_apple-health-parser/export.zip"))
+        #expect(zipped.addedTotal == 8 && zipped.problems.isEmpty)
+
+        // 2015: compact dates, `source=`, heart rate as an average in count/s, numeric Me values.
+        let old = try person.importExport(at: exportFixtures.appendingPathComponent("ericwolter_apple-healthkit-csv/export.xml"))
+        #expect(old.added[HKQuantityTypeIdentifier.stepCount.rawValue] == 534)
+        #expect((old.added[HKQuantityTypeIdentifier.heartRate.rawValue] ?? 0) > 0)
+
+        // The malformed iOS 8 export: attribute names with spaces. Records are recovered, each problem has a line.
+        let broken = try person.importExport(at: exportFixtures.appendingPathComponent("ericwolter_apple-healthkit-csv/Exportieren.xml"))
+        #expect(broken.addedTotal > 1_000)
+        #expect(!broken.problems.isEmpty && broken.problems.allSatisfy { $0.line > 0 })
+    }
+}
