@@ -73,7 +73,7 @@ struct ExportImportTests {
     @Test func aRealExcerptImportsWithItsSourcesDevicesMetadataSummariesAndCharacteristics() async throws {
         let (person, folder) = try freshPerson()
         let result = try person.importExport(at: exportFixtures.appendingPathComponent("dogsheep_healthkit-to-sqlite/export.xml"))
-        #expect(result.added == [HKQuantityTypeIdentifier.bodyMassIndex.rawValue: 1, HKQuantityTypeIdentifier.heartRate.rawValue: 1])
+        #expect(result.added == [HKQuantityTypeIdentifier.bodyMassIndex.rawValue: 1, HKQuantityTypeIdentifier.heartRate.rawValue: 1, HKWorkoutTypeIdentifier: 1])
         #expect(result.activitySummaries == 2 && result.characteristics == 2)  // male and the birth date; blood and skin type not set
         let store = try await reader(folder, types: [HKQuantityType(.heartRate), HKQuantityType(.bodyMassIndex),
                                                       HKCharacteristicType(.biologicalSex), HKObjectType.activitySummaryType()])
@@ -89,7 +89,14 @@ struct ExportImportTests {
         #expect(bmi.startDate == Date(timeIntervalSince1970: 1_460_993_132))  // 2016-04-18 08:25:32 -0700
         #expect(try store.biologicalSex().biologicalSex == .male)
         #expect(try person.activitySummaries().map { $0.appleExerciseTime.doubleValue(for: .minute()) } == [68, 39])
-        #expect(result.problemCounts == ["workouts are not imported yet": 1])
+        #expect(result.problemCounts == ["workout routes are not imported yet": 1])
+        // The 2016 running workout: totals as attributes (miles, kcal), weather metadata as quantities.
+        let workouts = try await run(try await reader(folder, types: [HKObjectType.workoutType()]), type: HKObjectType.workoutType())
+        let run = try #require(workouts.first as? HKWorkout)
+        #expect(run.workoutActivityType == .running && abs(run.duration - 5.19412346680959 * 60) < 1e-6)
+        #expect(run.totalDistance?.doubleValue(for: .mile()) == 0.4971749504535062)
+        #expect(run.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(for: .kilocalorie()) == 48.74499999999999)
+        #expect(run.metadata?[HKMetadataKeyWeatherTemperature] as? HKQuantity == HKQuantity(unit: .degreeFahrenheit(), doubleValue: 56))
     }
 
     @Test func correlationsAreStoredOnceAndReimportsAndOverlappingExportsAddNothing() async throws {
@@ -130,5 +137,21 @@ struct ExportImportTests {
         let broken = try person.importExport(at: exportFixtures.appendingPathComponent("ericwolter_apple-healthkit-csv/Exportieren.xml"))
         #expect(broken.addedTotal > 1_000)
         #expect(!broken.problems.isEmpty && broken.problems.allSatisfy { $0.line > 0 })
+    }
+
+    @Test func aModernSwimWorkoutKeepsItsLapsStatisticsAndMetadata() async throws {
+        let (person, folder) = try freshPerson()
+        let result = try person.importExport(at: exportFixtures.appendingPathComponent("NicolasReyrolle_apple-health-analyzer/exports/workout_swimming.xml"))
+        #expect(result.added == [HKWorkoutTypeIdentifier: 1])
+        let store = try await reader(folder, types: [HKObjectType.workoutType()])
+        let swim = try #require(try await run(store, type: HKObjectType.workoutType()).first as? HKWorkout)
+        #expect(swim.workoutActivityType == .swimming && swim.sourceRevision.productType == "Watch7,2")
+        #expect(swim.device?.softwareVersion == "11.6.1")  // the iOS 26 device string's "creation date" field is not part of it
+        #expect(swim.metadata?[HKMetadataKeyLapLength] as? HKQuantity == HKQuantity(unit: .meter(), doubleValue: 50))
+        #expect(swim.metadata?[HKMetadataKeyTimeZone] as? String == "Europe/Luxembourg")
+        #expect((swim.metadata?[HKMetadataKeyAverageMETs] as? HKQuantity).map { $0.doubleValue(for: HKUnit(from: "kcal/(hr*kg)")) } == 6.52565)
+        let laps = (swim.workoutEvents ?? []).filter { $0.type == .lap }
+        #expect(!laps.isEmpty && laps[0].metadata?[HKMetadataKeySwimmingStrokeStyle] as? Int == 4)
+        #expect(swim.statistics(for: HKQuantityType(.distanceSwimming))?.sumQuantity() != nil)
     }
 }

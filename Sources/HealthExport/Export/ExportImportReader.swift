@@ -9,8 +9,9 @@ package import HealthModel
 /// another preference — yields the same UUIDs.
 ///
 /// Anything it cannot use is reported with its line and the reason, never a crash: an unknown record type, a value
-/// that is not a number, a unit that does not fit the type, an end before the start. Workouts are not imported yet
-/// (each is reported as skipped).
+/// that is not a number, a unit that does not fit the type, an end before the start. Workouts come with their events,
+/// statistics (or the totals older exports write as attributes) and activities; their routes are not imported yet
+/// (each is reported).
 package struct ExportImportReader {
     /// Something left out, with the export.xml line it starts on.
     package struct Problem: Sendable, Hashable {
@@ -68,7 +69,8 @@ package struct ExportImportReader {
 
     /// The element being read and what it has collected.
     private struct State {
-        static let elements: Set<String> = ["Me", "Record", "MetadataEntry", "Correlation", "ActivitySummary", "Workout"]
+        static let elements: Set<String> = ["Me", "Record", "MetadataEntry", "Correlation", "ActivitySummary", "Workout", "WorkoutEvent",
+                                            "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute"]
 
         let batchSize: Int
         let sink: Sink
@@ -80,7 +82,21 @@ package struct ExportImportReader {
         var record: (attributes: [String: String], line: Int, metadata: [(String, String)])?
         /// An open Correlation and its members so far.
         var correlation: (attributes: [String: String], line: Int, metadata: [(String, String)], members: [HKSample])?
-        var workoutDepth = 0
+        /// An open Workout, its open WorkoutActivity and WorkoutEvent, and whether a WorkoutRoute is open.
+        var workout: OpenWorkout?
+        var activity: OpenWorkout?
+        var event: (attributes: [String: String], line: Int, metadata: [(String, String)])?
+        var inRoute = false
+
+        /// What a Workout or WorkoutActivity has collected.
+        struct OpenWorkout {
+            var attributes: [String: String]
+            var line: Int
+            var metadata: [(String, String)] = []
+            var events: [HKWorkoutEvent] = []
+            var statistics: [HKQuantityType: HKStatistics] = [:]
+            var activities: [HKWorkoutActivity] = []
+        }
 
         init(batchSize: Int, sink: Sink) {
             self.batchSize = batchSize
@@ -88,10 +104,6 @@ package struct ExportImportReader {
         }
 
         mutating func start(_ tag: XMLStartTagScanner.Tag) throws {
-            if workoutDepth > 0 {
-                if tag.name == "Workout" { workoutDepth += 1 }
-                return
-            }
             switch tag.name {
             case "Record":
                 record = (tag.attributes, tag.line, [])
@@ -100,7 +112,12 @@ package struct ExportImportReader {
                 guard let key = tag.attributes["key"], let value = tag.attributes["value"] else {
                     return report(line: tag.line, element: "MetadataEntry", reason: "a MetadataEntry without key or value")
                 }
-                if record != nil { record!.metadata.append((key, value)) } else if correlation != nil { correlation!.metadata.append((key, value)) }
+                if event != nil { event!.metadata.append((key, value)) }
+                else if inRoute { return }
+                else if activity != nil { activity!.metadata.append((key, value)) }
+                else if record != nil { record!.metadata.append((key, value)) }
+                else if workout != nil { workout!.metadata.append((key, value)) }
+                else if correlation != nil { correlation!.metadata.append((key, value)) }
             case "Correlation":
                 correlation = (tag.attributes, tag.line, [], [])
                 if tag.selfClosing { try end("Correlation") }
@@ -109,18 +126,27 @@ package struct ExportImportReader {
             case "ActivitySummary":
                 activitySummary(tag)
             case "Workout":
-                report(line: tag.line, element: "Workout", reason: "workouts are not imported yet")
-                if !tag.selfClosing { workoutDepth = 1 }
+                workout = OpenWorkout(attributes: tag.attributes, line: tag.line)
+                if tag.selfClosing { try end("Workout") }
+            case "WorkoutActivity" where workout != nil:
+                activity = OpenWorkout(attributes: tag.attributes, line: tag.line)
+                if tag.selfClosing { try end("WorkoutActivity") }
+            case "WorkoutEvent" where workout != nil:
+                event = (tag.attributes, tag.line, [])
+                if tag.selfClosing { try end("WorkoutEvent") }
+            case "WorkoutStatistics" where workout != nil:
+                if let (type, statistics) = workoutStatistics(tag) {
+                    if activity != nil { activity!.statistics[type] = statistics } else { workout!.statistics[type] = statistics }
+                }
+            case "WorkoutRoute" where workout != nil:
+                report(line: tag.line, element: "WorkoutRoute", reason: "workout routes are not imported yet")
+                inRoute = !tag.selfClosing
             default:
                 break
             }
         }
 
         mutating func end(_ name: String) throws {
-            if workoutDepth > 0 {
-                if name == "Workout" { workoutDepth -= 1 }
-                return
-            }
             switch name {
             case "Record":
                 guard let open = record else { return }
@@ -131,6 +157,21 @@ package struct ExportImportReader {
                 guard let open = correlation else { return }
                 correlation = nil
                 if let made = correlationSample(open) { try add(made) }
+            case "WorkoutEvent":
+                guard let open = event else { return }
+                event = nil
+                guard let made = workoutEvent(open) else { return }
+                if activity != nil { activity!.events.append(made) } else { workout?.events.append(made) }
+            case "WorkoutActivity":
+                guard let open = activity else { return }
+                activity = nil
+                if let made = workoutActivity(open) { workout?.activities.append(made) }
+            case "WorkoutRoute":
+                inRoute = false
+            case "Workout":
+                guard let open = workout else { return }
+                workout = nil
+                if let made = workoutSample(open) { try add(made) }
             default:
                 break
             }
@@ -252,8 +293,9 @@ package struct ExportImportReader {
                 switch HealthCatalog.metadataValueKind(forKey: key) {
                 case .quantity?:
                     if let space = text.firstIndex(of: " "), let number = Double(text[..<space]),
-                       let unit = try? HKUnit.parse(String(text[text.index(after: space)...]).replacingOccurrences(of: "·", with: "*")
-                                                   .replacingOccurrences(of: "hr-kg", with: "hr*kg")) {
+                       let unit = try? HKUnit.parse(String(text[text.index(after: space)...])
+                                                   .replacingOccurrences(of: "/hr·kg", with: "/(hr*kg)")   // HKAverageMETs, two spellings
+                                                   .replacingOccurrences(of: "/hr-kg", with: "/(hr*kg)")) {
                         values[key] = .quantity(HKQuantity(unit: unit, doubleValue: number))
                     } else {
                         values[key] = .string(text)
@@ -277,6 +319,84 @@ package struct ExportImportReader {
         /// A value in canonical units, rounded to 6 significant digits, so that the same value exported in another unit
         /// (154.3236 lb, 70 kg) compares equal.
         static func canonicalText(_ value: Double) -> String { String(format: "%.6g", value) }
+
+        // MARK: Workouts
+
+        /// `duration` in `durationUnit` (minutes unless said otherwise), in seconds.
+        func seconds(_ a: [String: String]) -> Double? {
+            guard let value = a["duration"].flatMap(Double.init) else { return nil }
+            let unit = a["durationUnit"].flatMap { try? HKUnit.parse($0) } ?? .minute()
+            return try? unit.convert(value, to: .second())
+        }
+
+        mutating func workoutEvent(_ open: (attributes: [String: String], line: Int, metadata: [(String, String)])) -> HKWorkoutEvent? {
+            let a = open.attributes
+            guard let type = a["type"].flatMap({ modelEnumRawValuesByName[$0] }).flatMap(HKWorkoutEventType.init(rawValue:)),
+                  let date = a["date"].flatMap(ExportDates.parse) else {
+                report(line: open.line, element: "WorkoutEvent", reason: "a WorkoutEvent of unknown type or without a date")
+                return nil
+            }
+            return HKWorkoutEvent(type: type, dateInterval: DateInterval(start: date, duration: max(seconds(a) ?? 0, 0)),
+                                  validatedMetadata: Self.metadata(open.metadata))
+        }
+
+        mutating func workoutStatistics(_ tag: XMLStartTagScanner.Tag) -> (HKQuantityType, HKStatistics)? {
+            let a = tag.attributes
+            guard let type = a["type"].flatMap({ HKObjectType.type(forIdentifier: $0) }) as? HKQuantityType,
+                  let start = a["startDate"].flatMap(ExportDates.parse), let end = a["endDate"].flatMap(ExportDates.parse),
+                  let unit = a["unit"].flatMap({ self.unit($0) }), unit.isCompatible(with: type.canonicalUnit) else {
+                report(line: tag.line, element: "WorkoutStatistics", reason: "WorkoutStatistics of unknown type, unit or dates")
+                return nil
+            }
+            func quantity(_ key: String) -> HKQuantity? { a[key].flatMap(Double.init).map { HKQuantity(unit: unit, doubleValue: $0) } }
+            return (type, HKStatistics(quantityType: type, startDate: start, endDate: end,
+                                       merged: .init(sum: quantity("sum"), minimum: quantity("minimum"), maximum: quantity("maximum"),
+                                                     average: quantity("average"))))
+        }
+
+        mutating func workoutActivity(_ open: OpenWorkout) -> HKWorkoutActivity? {
+            let a = open.attributes
+            guard let start = a["startDate"].flatMap(ExportDates.parse) else {
+                report(line: open.line, element: "WorkoutActivity", reason: "a WorkoutActivity without a start date")
+                return nil
+            }
+            let configuration = HKWorkoutConfiguration()
+            configuration.activityType = workout?.attributes["workoutActivityType"].flatMap(HKWorkoutActivityType.init(exportName:)) ?? .other
+            let uuid = a["uuid"].flatMap(UUID.init(uuidString:)) ?? ExportSources.stableUUID("WorkoutActivity|\(start.timeIntervalSince1970)")
+            return HKWorkoutActivity(uuid: uuid, configuration: configuration, start: start, end: a["endDate"].flatMap(ExportDates.parse),
+                                     events: open.events, statistics: open.statistics, metadata: Self.metadata(open.metadata))
+        }
+
+        mutating func workoutSample(_ open: OpenWorkout) -> HKWorkout? {
+            let a = open.attributes
+            guard let typeName = a["workoutActivityType"], let activityType = HKWorkoutActivityType(exportName: typeName) else {
+                report(line: open.line, element: "Workout", reason: "unknown workoutActivityType \(a["workoutActivityType"] ?? "")")
+                return nil
+            }
+            guard let sourceName = a["sourceName"] ?? a["source"], let start = a["startDate"].flatMap(ExportDates.parse),
+                  let end = a["endDate"].flatMap(ExportDates.parse), end >= start else {
+                report(line: open.line, element: "Workout", reason: "a Workout without source or valid dates")
+                return nil
+            }
+            var statistics = open.statistics
+            // Exports before iOS 16 give totals as attributes instead of WorkoutStatistics.
+            func total(_ key: String, _ type: HKQuantityType) {
+                guard statistics[type] == nil, let value = a[key].flatMap(Double.init), let unit = a[key + "Unit"].flatMap({ self.unit($0) }),
+                      unit.isCompatible(with: type.canonicalUnit) else { return }
+                statistics[type] = HKStatistics(quantityType: type, startDate: start, endDate: end,
+                                                merged: .init(sum: HKQuantity(unit: unit, doubleValue: value)))
+            }
+            total("totalEnergyBurned", HKQuantityType(.activeEnergyBurned))
+            total("totalDistance", HKWorkout.distanceType(for: activityType))
+            let duration = seconds(a) ?? end.timeIntervalSince(start)
+            let device = a["device"].flatMap(ExportSources.device)
+            let uuid = ExportSources.stableUUID("Workout|\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)")
+            return HKWorkout(activityType: activityType, start: start, end: end, duration: duration,
+                             events: open.events.isEmpty ? nil : open.events.sorted { $0.dateInterval.start < $1.dateInterval.start },
+                             activities: open.activities, statistics: statistics, uuid: uuid, metadata: Self.metadata(open.metadata),
+                             sourceRevision: ExportSources.revision(sourceName: sourceName, sourceVersion: a["sourceVersion"], device: device),
+                             device: device)
+        }
 
         // MARK: Activity summaries
 
