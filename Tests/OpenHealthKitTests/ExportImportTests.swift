@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import HealthExport
 @testable import OpenHealthKit
 
 let exportFixtures = fhirFixtures.deletingLastPathComponent().appendingPathComponent("apple-health-export")
@@ -153,5 +154,16 @@ struct ExportImportTests {
         let laps = (swim.workoutEvents ?? []).filter { $0.type == .lap }
         #expect(!laps.isEmpty && laps[0].metadata?[HKMetadataKeySwimmingStrokeStyle] as? Int == 4)
         #expect(swim.statistics(for: HKQuantityType(.distanceSwimming))?.sumQuantity() != nil)
+    }
+
+    @Test func exportDatesParseLikeAFormatterInBothForms() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+        for text in ["2019-05-14 19:05:29 -0400", "2016-02-29 00:00:00 +0530", "1999-12-31 23:59:59 +0000", "2024-03-01 09:15:02 -0800"] {
+            #expect(ExportDates.parse(text) == formatter.date(from: text), "\(text)")
+        }
+        #expect(ExportDates.parse("20151107171924+0100") == formatter.date(from: "2015-11-07 17:19:24 +0100"))
+        for bad in ["2019-13-01 00:00:00 +0000", "2019-05-14", "yesterday", "2019-05-14 19:05:29"] { #expect(ExportDates.parse(bad) == nil, "\(bad)") }
     }
 }
