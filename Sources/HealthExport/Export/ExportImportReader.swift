@@ -78,6 +78,10 @@ package struct ExportImportReader {
         var batch: [HKObject] = []
         var summaries: [HKActivitySummary] = []
         var units: [String: HKUnit] = [:]
+        /// Device strings and source revisions repeat on every record of a source: parsed once each. Device strings
+        /// are keyed without their `0x…` pointer, which changes per record.
+        var devices: [Substring: HKDevice?] = [:]
+        var revisions: [String: HKSourceRevision] = [:]
         /// An open Record: its attributes, line and metadata entries.
         var record: (attributes: [String: String], line: Int, metadata: [(String, String)])?
         /// An open Correlation and its members so far.
@@ -217,8 +221,8 @@ package struct ExportImportReader {
                 report(line: line, element: "Record", reason: "a Record that ends before it starts")
                 return nil
             }
-            let device = a["device"].flatMap(ExportSources.device)
-            let revision = ExportSources.revision(sourceName: sourceName, sourceVersion: a["sourceVersion"], device: device)
+            let device = self.device(a["device"])
+            let revision = self.revision(sourceName, a["sourceVersion"], device)
             let metadata = Self.metadata(entries)
             let type = HKObjectType.type(forIdentifier: typeName)
             let identity = "\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|\(Self.deviceKey(device))"
@@ -268,13 +272,29 @@ package struct ExportImportReader {
                 report(line: open.line, element: "Correlation", reason: "a Correlation without readable Records")
                 return nil
             }
-            let device = a["device"].flatMap(ExportSources.device)
+            let device = self.device(a["device"])
             let members = open.members.map(\.uuid.uuidString).sorted().joined(separator: ",")
             let uuid = ExportSources.stableUUID("Correlation|\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|\(members)")
             return HKCorrelation(type: type, start: start, end: end, objects: Set(open.members), uuid: uuid,
                                  metadata: Self.metadata(open.metadata),
-                                 sourceRevision: ExportSources.revision(sourceName: sourceName, sourceVersion: a["sourceVersion"], device: device),
-                                 device: device)
+                                 sourceRevision: revision(sourceName, a["sourceVersion"], device), device: device)
+        }
+
+        mutating func device(_ text: String?) -> HKDevice? {
+            guard let text else { return nil }
+            let key = text.firstRange(of: ">, ").map { text[$0.upperBound...] } ?? Substring(text)
+            if let known = devices[key] { return known }
+            let parsed = ExportSources.device(text)
+            devices[key] = parsed
+            return parsed
+        }
+
+        mutating func revision(_ sourceName: String, _ version: String?, _ device: HKDevice?) -> HKSourceRevision {
+            let key = "\(sourceName)|\(version ?? "")|\(Self.deviceKey(device))"
+            if let known = revisions[key] { return known }
+            let made = ExportSources.revision(sourceName: sourceName, sourceVersion: version, device: device)
+            revisions[key] = made
+            return made
         }
 
         mutating func unit(_ text: String) -> HKUnit? {
@@ -318,7 +338,11 @@ package struct ExportImportReader {
 
         /// A value in canonical units, rounded to 6 significant digits, so that the same value exported in another unit
         /// (154.3236 lb, 70 kg) compares equal.
-        static func canonicalText(_ value: Double) -> String { String(format: "%.6g", value) }
+        static func canonicalText(_ value: Double) -> String {
+            guard value != 0, value.isFinite else { return "0" }
+            let scale = pow(10, 5 - floor(log10(abs(value))))
+            return "\((value * scale).rounded() / scale)"
+        }
 
         // MARK: Workouts
 
@@ -389,13 +413,12 @@ package struct ExportImportReader {
             total("totalEnergyBurned", HKQuantityType(.activeEnergyBurned))
             total("totalDistance", HKWorkout.distanceType(for: activityType))
             let duration = seconds(a) ?? end.timeIntervalSince(start)
-            let device = a["device"].flatMap(ExportSources.device)
+            let device = self.device(a["device"])
             let uuid = ExportSources.stableUUID("Workout|\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)")
             return HKWorkout(activityType: activityType, start: start, end: end, duration: duration,
                              events: open.events.isEmpty ? nil : open.events.sorted { $0.dateInterval.start < $1.dateInterval.start },
                              activities: open.activities, statistics: statistics, uuid: uuid, metadata: Self.metadata(open.metadata),
-                             sourceRevision: ExportSources.revision(sourceName: sourceName, sourceVersion: a["sourceVersion"], device: device),
-                             device: device)
+                             sourceRevision: revision(sourceName, a["sourceVersion"], device), device: device)
         }
 
         // MARK: Activity summaries
