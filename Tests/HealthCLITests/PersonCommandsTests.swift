@@ -121,4 +121,22 @@ struct PersonCommandsTests {
         #expect(revoked.status != 0 && revoked.stdout.contains("revoked"))
         #expect(try health("cards", "list").stdout.hasPrefix("verified   John B. Anyperson, 2022-09-05"))
     }
+
+    @Test func importAndSummaryShowWhatAnExportBroughtAndReimportingAddsNothing() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let export = [root.deletingLastPathComponent().appendingPathComponent("shared"), URL(fileURLWithPath: "/work/shared")]
+            .map { $0.appendingPathComponent("fixtures/apple-health-export/dogsheep_healthkit-to-sqlite/export.xml") }
+            .first { FileManager.default.fileExists(atPath: $0.path) }!
+        let first = try health("import", export.path)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("3 samples added, 0 already in the store"))
+        #expect(first.stdout.contains("1 × workout routes are not imported yet (first at line 18)"))
+        #expect(try health("import", export.path).stdout.contains("0 samples added, 3 already in the store"))
+        let summary = try health("summary").stdout
+        #expect(summary.contains("1         Heart Rate                         2018-09-10 – 2018-09-10  Apple\u{00A0}Watch"))
+        #expect(summary.contains("Workouts") && summary.contains("2         activity summaries (daily rings)"))
+        let json = try health("import", export.path, "--json").stdout
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect(object?["alreadyStored"] as? Int == 3)
+    }
 }

@@ -78,8 +78,8 @@ public struct TerminalPresenter: HKAuthorizationPresenter {
         }
     }
 
-    /// "HKQuantityTypeIdentifierStepCount" → "Step Count".
-    static func displayName(_ identifier: String) -> String {
+    /// A type identifier as people read it: "HKQuantityTypeIdentifierStepCount" → "Step Count".
+    public static func displayName(_ identifier: String) -> String {
         var name = identifier
         for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCharacteristicTypeIdentifier",
                        "HKCorrelationTypeIdentifier", "HKClinicalTypeIdentifier", "HKDocumentTypeIdentifier",

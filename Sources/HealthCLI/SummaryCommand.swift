@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import OpenHealthKit
+
+/// `health summary`: what the store holds.
+struct SummaryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summary",
+        abstract: "What the store holds: per type, how many samples, from when to when, from which sources.")
+
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        let person = try store.person()
+        let lines = try reporting { try person.summary() }
+        let records = try reporting { try person.clinicalRecords() }
+        let summaries = try reporting { try person.activitySummaries() }
+        guard !lines.isEmpty || !records.isEmpty || !summaries.isEmpty else { return print("The store is empty.") }
+        let day = Date.ISO8601FormatStyle().year().month().day()
+        for line in lines {
+            let name = line.type is HKWorkoutType ? "Workouts" : TerminalPresenter.displayName(line.type.identifier)
+            let sources = line.sources.prefix(3).joined(separator: ", ") + (line.sources.count > 3 ? ", …" : "")
+            print("\(String(line.count).padding(toLength: 9, withPad: " ", startingAt: 0)) \(name.padding(toLength: 34, withPad: " ", startingAt: 0)) "
+                  + "\(line.first.formatted(day)) – \(line.last.formatted(day))  \(sources)")
+        }
+        if !summaries.isEmpty { print("\(String(summaries.count).padding(toLength: 9, withPad: " ", startingAt: 0)) activity summaries (daily rings)") }
+        if !records.isEmpty { print("\(String(records.count).padding(toLength: 9, withPad: " ", startingAt: 0)) health records") }
+    }
+}

@@ -1,0 +1,37 @@
+package import Foundation
+import GRDB
+import HealthModel
+
+/// What a store holds, per sample type: how many samples, from when to when, and from which sources — the person's
+/// overview (`health summary`). Counted in SQL over the (type, startDate) index.
+package struct StoreSummary: Sendable {
+    package struct TypeSummary: Sendable {
+        package let type: String
+        package let count: Int
+        package let first: Date
+        package let last: Date
+        /// Source names, most samples first.
+        package let sources: [String]
+    }
+
+    package let types: [TypeSummary]
+
+    package init(database: HealthDatabase) throws {
+        types = try database.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT type, COUNT(*) AS count, MIN(startDate) AS first, MAX(endDate) AS last FROM sample
+                GROUP BY type ORDER BY type
+                """)
+            let sourceRows = try Row.fetchAll(db, sql: """
+                SELECT sample.type, source.name, COUNT(*) AS count FROM sample JOIN source ON source.id = sample.sourceId
+                GROUP BY sample.type, source.id ORDER BY sample.type, count DESC, source.name
+                """)
+            var sources: [String: [String]] = [:]
+            for row in sourceRows { sources[row["type"], default: []].append(row["name"]) }
+            return rows.map { row in
+                TypeSummary(type: row["type"], count: row["count"], first: Date(timeIntervalSinceReferenceDate: row["first"]),
+                            last: Date(timeIntervalSinceReferenceDate: row["last"]), sources: sources[row["type"] as String] ?? [])
+            }
+        }
+    }
+}

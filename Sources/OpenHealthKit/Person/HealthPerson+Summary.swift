@@ -1,0 +1,22 @@
+public import Foundation
+import HealthStore
+
+/// One line of what the store holds.
+public struct StoredTypeSummary: Sendable {
+    public let type: HKSampleType
+    public let count: Int
+    public let first: Date
+    public let last: Date
+    /// Source names, most samples first.
+    public let sources: [String]
+}
+
+extension HealthPerson {
+    /// What the store holds, per sample type: how many samples, their first start and last end, and their sources.
+    public func summary() throws -> [StoredTypeSummary] {
+        try StoreSummary(database: database).types.compactMap { line in
+            guard let type = HKObjectType.type(forIdentifier: line.type) as? HKSampleType else { return nil }
+            return StoredTypeSummary(type: type, count: line.count, first: line.first, last: line.last, sources: line.sources)
+        }
+    }
+}
