@@ -135,6 +135,10 @@ struct PersonCommandsTests {
         let summary = try health("summary").stdout
         #expect(summary.contains("1         Heart Rate                         2018-09-10 – 2018-09-10  Apple\u{00A0}Watch"))
         #expect(summary.contains("Workouts") && summary.contains("2         activity summaries (daily rings)"))
+        // The watch's heart rate carries a device and its workout does not: one source all the same.
+        let sources = try health("sources").stdout.split(separator: "\n")
+        #expect(sources.count == 2 && sources[0].hasPrefix("2         Apple\u{00A0}Watch (com.apple.health."))
+        #expect(sources[1] == "1         Health Mate (export.Health Mate)")
         let json = try health("import", export.path, "--json").stdout
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect(object?["alreadyStored"] as? Int == 3)

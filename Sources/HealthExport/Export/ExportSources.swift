@@ -43,7 +43,7 @@ package enum ExportSources {
         let apple = device.map { ($0.manufacturer ?? "").hasPrefix("Apple") } ?? false
         if sourceName == "Health" {
             bundle = "com.apple.Health"
-        } else if apple, ["iPhone", "Watch", "iPad", "iPod"].contains(where: { (device?.model ?? "").hasPrefix($0) }) {
+        } else if isAppleDevice(sourceName: sourceName, device: device) {
             bundle = "com.apple.health." + stableUUID("source:" + sourceName).uuidString
         } else {
             bundle = "export." + sourceName
@@ -51,6 +51,15 @@ package enum ExportSources {
         let os = device?.softwareVersion.map(operatingSystem) ?? OperatingSystemVersion(majorVersion: 0, minorVersion: 0, patchVersion: 0)
         return HKSourceRevision(source: HKSource(name: sourceName, bundleIdentifier: bundle), version: sourceVersion,
                                 productType: apple ? device?.hardwareVersion : nil, operatingSystemVersion: os)
+    }
+
+    /// Whether a source is one of the person's Apple devices: its device says so (Apple's iPhone, Watch, iPad, iPod), or,
+    /// for records that carry no device, its name does ("Alex’s iPhone", "Apple Watch").
+    static func isAppleDevice(sourceName: String, device: HKDevice?) -> Bool {
+        let kinds = ["iPhone", "Watch", "iPad", "iPod"]
+        if let device, (device.manufacturer ?? "").hasPrefix("Apple"), kinds.contains(where: { (device.model ?? "").hasPrefix($0) }) { return true }
+        let name = sourceName.replacingOccurrences(of: "\u{00A0}", with: " ")
+        return ["iPhone", "iPad", "iPod", "Apple Watch"].contains { name.localizedCaseInsensitiveContains($0) }
     }
 
     static func operatingSystem(_ text: String) -> OperatingSystemVersion {

@@ -15,8 +15,16 @@ package struct StoreSummary: Sendable {
     }
 
     package let types: [TypeSummary]
+    /// Every source with samples: name, bundle identifier and how many samples, most first.
+    package let sources: [(name: String, bundleIdentifier: String, count: Int)]
 
     package init(database: HealthDatabase) throws {
+        sources = try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT source.name, source.bundleIdentifier, COUNT(*) AS count FROM sample JOIN source ON source.id = sample.sourceId
+                GROUP BY source.id ORDER BY count DESC, source.name
+                """).map { ($0["name"], $0["bundleIdentifier"], $0["count"]) }
+        }
         types = try database.read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT type, COUNT(*) AS count, MIN(startDate) AS first, MAX(endDate) AS last FROM sample

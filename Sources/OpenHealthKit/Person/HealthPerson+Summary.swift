@@ -20,3 +20,10 @@ extension HealthPerson {
         }
     }
 }
+
+extension HealthPerson {
+    /// Every source that saved samples — the person's devices, apps, institutions — with how many samples, most first.
+    public func sources() throws -> [(source: HKSource, samples: Int)] {
+        try StoreSummary(database: database).sources.map { (HKSource(name: $0.name, bundleIdentifier: $0.bundleIdentifier), $0.count) }
+    }
+}
