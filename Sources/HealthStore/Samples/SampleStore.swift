@@ -52,6 +52,7 @@ package struct SampleStore: Sendable {
             var sourceIds: [String: Int64] = [:]
             try SampleStore.recordSpans(objects, in: db)
             let now = Date().timeIntervalSinceReferenceDate
+            let cache = InsertCache()
             for object in objects {
                 let revision = object.sourceRevision
                 let sourceId: Int64
@@ -61,7 +62,7 @@ package struct SampleStore: Sendable {
                     sourceId = try SampleStore.sourceId(for: revision.source, in: db, create: true)!
                     sourceIds[revision.source.bundleIdentifier] = sourceId
                 }
-                try insert(object, sourceId: sourceId, revision: revision, correlationId: nil, savedAt: now, in: db)
+                try insert(object, sourceId: sourceId, revision: revision, correlationId: nil, savedAt: now, in: db, cache: cache)
             }
         }
         changes.post(Set(objects.compactMap { ($0 as? HKSample)?.sampleType.identifier }))
@@ -126,55 +127,78 @@ package struct SampleStore: Sendable {
         for (type, duration) in longest { try upsert.execute(arguments: [type, duration]) }
     }
 
+    /// Device rows already looked up, for a batch of inserts (devices repeat on every sample of a source).
+    final class InsertCache {
+        var devices: [HKDevice: Int64] = [:]
+    }
+
     func insert(
-        _ object: HKObject, sourceId: Int64, revision: HKSourceRevision, correlationId: Int64?, savedAt: Double, in db: Database
+        _ object: HKObject, sourceId: Int64, revision: HKSourceRevision, correlationId: Int64?, savedAt: Double, in db: Database,
+        cache: InsertCache? = nil
     ) throws {
         guard let sample = object as? HKSample else { return }
-        var record = SampleRecord(
-            id: nil, uuid: sample.uuid.uuidString, type: sample.sampleType.identifier, kind: .category,
-            startDate: sample.startDate.timeIntervalSinceReferenceDate, endDate: sample.endDate.timeIntervalSinceReferenceDate,
-            value: nil, originalValue: nil, unit: nil, count: 1, sourceId: sourceId, sourceVersion: revision.version,
-            productType: revision.productType, osVersion: SampleStore.format(revision.operatingSystemVersion),
-            deviceId: try sample.device.map { try SampleStore.deviceId(for: $0, in: db) }, correlationId: correlationId,
-            savedAt: savedAt)
+        var deviceId: Int64?
+        if let device = sample.device {
+            if let known = cache?.devices[device] {
+                deviceId = known
+            } else {
+                deviceId = try SampleStore.deviceId(for: device, in: db)
+                cache?.devices[device] = deviceId
+            }
+        }
+        var kind = SampleKind.category, value: Double?, originalValue: Double?, unit: String?, count = 1
         switch sample {
         case let q as HKQuantitySample:
-            record.kind = .quantity
-            record.value = try q.quantity.unit.toBase(q.quantity.doubleValue)
-            record.originalValue = q.quantity.doubleValue
-            record.unit = q.quantity.unit.unitString
-            record.count = q.count
+            kind = .quantity
+            value = try q.quantity.unit.toBase(q.quantity.doubleValue)
+            originalValue = q.quantity.doubleValue
+            unit = q.quantity.unit.unitString
+            count = q.count
         case let c as HKCategorySample:
-            record.kind = .category
-            record.value = Double(c.value)
+            value = Double(c.value)
         case is HKCorrelation:
-            record.kind = .correlation
+            kind = .correlation
         case is HKWorkout:
-            record.kind = .workout
+            kind = .workout
         case is HKCDADocumentSample:
-            record.kind = .document
+            kind = .document
         default:
             break
         }
+        // A cached statement with positional arguments: the save and import paths' hottest line.
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO sample (uuid, type, kind, startDate, endDate, value, originalValue, unit, count, sourceId, sourceVersion,
+                                productType, osVersion, deviceId, correlationId, savedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         do {
-            try record.insert(db)
+            try statement.execute(arguments: [
+                sample.uuid.uuidString, sample.sampleType.identifier, kind.rawValue, sample.startDate.timeIntervalSinceReferenceDate,
+                sample.endDate.timeIntervalSinceReferenceDate, value, originalValue, unit, count, sourceId, revision.version,
+                revision.productType, SampleStore.format(revision.operatingSystemVersion), deviceId, correlationId, savedAt,
+            ])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw HKError.invalidArgument("object \(sample.uuid) is already saved")
         }
-        for (key, value) in sample.metadataValues ?? [:] {
-            try MetadataRecord(sampleId: record.id!, key: key, value: value).insert(db)
+        let sampleId = db.lastInsertedRowID
+        if let metadata = sample.metadataValues, !metadata.isEmpty {
+            let insertMetadata = try db.cachedStatement(sql: "INSERT INTO metadata (sampleId, key, kind, text, number, integer) VALUES (?, ?, ?, ?, ?, ?)")
+            for (key, value) in metadata {
+                let (kind, text, number, integer) = MetadataRecord.Kind.encode(value)
+                try insertMetadata.execute(arguments: [sampleId, key, kind.rawValue, text, number, integer])
+            }
         }
         if let workout = sample as? HKWorkout {
-            try WorkoutStorage.insert(workout, sampleId: record.id!, in: db)
+            try WorkoutStorage.insert(workout, sampleId: sampleId, in: db)
         }
         if let document = (sample as? HKCDADocumentSample)?.document, let data = document.documentData {
             try db.execute(sql: """
                 INSERT INTO document (sampleId, data, title, patientName, authorName, custodianName) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [record.id!, data, document.title, document.patientName, document.authorName, document.custodianName])
+                """, arguments: [sampleId, data, document.title, document.patientName, document.authorName, document.custodianName])
         }
         if let correlation = sample as? HKCorrelation {
             for member in correlation.objects {
-                try insert(member, sourceId: sourceId, revision: revision, correlationId: record.id, savedAt: savedAt, in: db)
+                try insert(member, sourceId: sourceId, revision: revision, correlationId: sampleId, savedAt: savedAt, in: db)
             }
         }
     }
@@ -450,6 +474,7 @@ extension SampleStore {
                 return id
             }
             let now = Date().timeIntervalSinceReferenceDate
+            let cache = InsertCache()
             for object in objects {
                 // Already stored, or stored earlier in this batch (a member of a correlation read before its top-level copy).
                 guard stored.insert(object.uuid.uuidString).inserted else {
@@ -458,14 +483,15 @@ extension SampleStore {
                 }
                 guard let correlation = object as? HKCorrelation else {
                     try insert(object, sourceId: try sourceId(object.sourceRevision), revision: object.sourceRevision, correlationId: nil,
-                               savedAt: now, in: db)
+                               savedAt: now, in: db, cache: cache)
                     counts.added[(object as! HKSample).sampleType.identifier, default: 0] += 1
                     continue
                 }
                 let shell = HKCorrelation(type: correlation.correlationType, start: correlation.startDate, end: correlation.endDate, objects: [],
                                           uuid: correlation.uuid, metadata: correlation.metadataValues,
                                           sourceRevision: correlation.sourceRevision, device: correlation.device)
-                try insert(shell, sourceId: try sourceId(shell.sourceRevision), revision: shell.sourceRevision, correlationId: nil, savedAt: now, in: db)
+                try insert(shell, sourceId: try sourceId(shell.sourceRevision), revision: shell.sourceRevision, correlationId: nil, savedAt: now, in: db,
+                           cache: cache)
                 counts.added[correlation.sampleType.identifier, default: 0] += 1
                 let correlationId = try Int64.fetchOne(db, sql: "SELECT id FROM sample WHERE uuid = ?", arguments: [correlation.uuid.uuidString])!
                 for member in correlation.objects {
@@ -473,7 +499,7 @@ extension SampleStore {
                         try db.execute(sql: "UPDATE sample SET correlationId = ? WHERE uuid = ?", arguments: [correlationId, member.uuid.uuidString])
                     } else {
                         try insert(member, sourceId: try sourceId(member.sourceRevision), revision: member.sourceRevision,
-                                   correlationId: correlationId, savedAt: now, in: db)
+                                   correlationId: correlationId, savedAt: now, in: db, cache: cache)
                         counts.added[member.sampleType.identifier, default: 0] += 1
                     }
                 }
