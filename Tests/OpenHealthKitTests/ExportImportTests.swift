@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import HealthExport
 @testable import OpenHealthKit
@@ -165,5 +166,16 @@ struct ExportImportTests {
         }
         #expect(ExportDates.parse("20151107171924+0100") == formatter.date(from: "2015-11-07 17:19:24 +0100"))
         for bad in ["2019-13-01 00:00:00 +0000", "2019-05-14", "yesterday", "2019-05-14 19:05:29"] { #expect(ExportDates.parse(bad) == nil, "\(bad)") }
+    }
+
+    @Test func progressIsReportedUpToTheWholeFile() throws {
+        let (person, _) = try freshPerson()
+        let file = exportFixtures.appendingPathComponent("opendroid_hk/audio_exposure.xml")
+        let calls = Mutex<[(Int, Int, Int)]>([])
+        _ = try person.importExport(at: file) { bytes, total, samples in calls.withLock { $0.append((bytes, total, samples)) } }
+        let seen = calls.withLock { $0 }
+        #expect(seen.count >= 2)  // 1.99 MB in 1 MB chunks
+        #expect(seen.last.map { $0.0 == $0.1 && $0.1 == 1_986_008 } == true)
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.0 <= $1.0 && $0.2 <= $1.2 })
     }
 }

@@ -27,11 +27,12 @@ package struct ExportImportReader {
         /// The `Me` element's attributes.
         package var me: ([String: String]) throws -> Void
         package var activitySummaries: ([HKActivitySummary]) throws -> Void
-        /// Bytes of export.xml read so far, now and then.
-        package var progress: (Int) -> Void = { _ in }
+        /// Bytes of export.xml read and objects read so far, after each chunk of the file.
+        package var progress: (Int, Int) -> Void = { _, _ in }
 
         package init(objects: @escaping ([HKObject]) throws -> Void, me: @escaping ([String: String]) throws -> Void,
-                     activitySummaries: @escaping ([HKActivitySummary]) throws -> Void, progress: @escaping (Int) -> Void = { _ in }) {
+                     activitySummaries: @escaping ([HKActivitySummary]) throws -> Void,
+                     progress: @escaping (Int, Int) -> Void = { _, _ in }) {
             self.objects = objects
             self.me = me
             self.activitySummaries = activitySummaries
@@ -62,6 +63,8 @@ package struct ExportImportReader {
             try state.end(name)
         } problem: { line, message in
             state.report(line: line, element: "XML", reason: message)
+        } progress: { bytes in
+            sink.progress(bytes, state.summary.read.values.reduce(0, +))
         }
         try state.finish()
         return state.summary

@@ -42,13 +42,13 @@ package struct XMLStartTagScanner {
     /// Calls `tag` for each start tag whose name is in `names` (all tags when `names` is nil), `end` for their end
     /// tags, and `problem` for each piece of markup it cannot read.
     package func scan(names: Set<String>? = nil, tag: (Tag) throws -> Void, end: (String) throws -> Void = { _ in },
-                      problem: (Int, String) -> Void = { _, _ in }) throws {
+                      problem: (Int, String) -> Void = { _, _ in }, progress: (Int) -> Void = { _ in }) throws {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw HKError.invalidArgument("cannot read \(url.path)")
         }
         defer { try? handle.close() }
         var buffer: [UInt8] = []
-        var position = 0, line = 1, atEnd = false
+        var position = 0, line = 1, atEnd = false, read = 0
         while true {
             // Read more when the rest of the buffer is short, or when a construct asked for it.
             if buffer.count - position < 4096 && !atEnd {
@@ -56,6 +56,8 @@ package struct XMLStartTagScanner {
                 position = 0
                 let chunk = try handle.read(upToCount: chunkSize) ?? Data()
                 if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
+                read += chunk.count
+                progress(read)
             }
             if position >= buffer.count { return }
             let step = buffer.withUnsafeBufferPointer { bytes in Self.step(bytes, from: position, line: line, names: names, atEnd: atEnd) }
@@ -79,6 +81,8 @@ package struct XMLStartTagScanner {
                 position = 0
                 let chunk = try handle.read(upToCount: chunkSize) ?? Data()
                 if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
+                read += chunk.count
+                progress(read)
             }
         }
     }

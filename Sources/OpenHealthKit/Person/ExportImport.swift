@@ -35,8 +35,9 @@ extension HealthPerson {
     /// Imports an Apple Health export — `export.zip`, its unpacked folder, or `export.xml` — streaming, in batches of
     /// one transaction each. Samples keep their original sources (Apple Watch, iPhone, apps by name) and devices;
     /// importing the same export again, or a newer one that overlaps it, adds nothing twice; an interrupted import
-    /// can be run again. `progress` hears the bytes of export.xml read so far.
-    public func importExport(at url: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> ExportImport {
+    /// can be run again. `progress` hears, after each megabyte of export.xml, the bytes read, the file's size and the
+    /// samples read so far.
+    public func importExport(at url: URL, progress: (@Sendable (_ bytes: Int, _ total: Int, _ samples: Int) -> Void)? = nil) throws -> ExportImport {
         let location = try ExportLocation(url)
         defer { location.cleanUp() }
         let total = (try? FileManager.default.attributesOfItem(atPath: location.xml.path)[.size] as? Int) ?? 0
@@ -53,7 +54,7 @@ extension HealthPerson {
             for summary in summaries { if let day = summary.day { byDay[day.text] = summary } }
             try self.saveActivitySummaries(Array(byDay.values))
             result.activitySummaries = byDay.count
-        }, progress: { bytes in progress?(bytes, total) })
+        }, progress: { bytes, samples in progress?(bytes, total, samples) })
         let summary = try ExportImportReader().read(location.xml, into: sink)
         result.read = summary.read
         result.problems = summary.problems.map { ExportImport.Problem(line: $0.line, element: $0.element, reason: $0.reason) }
