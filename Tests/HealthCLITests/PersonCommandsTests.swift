@@ -143,4 +143,20 @@ struct PersonCommandsTests {
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect(object?["alreadyStored"] as? Int == 3)
     }
+
+    @Test func queryAndStatsReadTheWholeStoreInTheUnitsSamplesWereRecordedIn() throws {
+        #expect(try health("generate", "--days", "2", "--heart-rate-interval", "600").status == 0)
+        let csv = try health("query", "bodyMass", "--format", "csv").stdout.split(separator: "\n")
+        #expect(csv.first == "start,end,value,unit,source")
+        #expect(csv.dropFirst().allSatisfy { $0.hasSuffix(",kg,Health") })
+        let rates = try health("query", "heartRate", "--limit", "2").stdout.split(separator: "\n")
+        #expect(rates.count == 2 && rates.allSatisfy { $0.contains("count/min") && $0.hasSuffix("Alex’s Apple Watch") })
+
+        let days = try health("stats", "stepCount", "--by", "day", "--from", "2026-11-02", "--to", "2026-11-03").stdout.split(separator: "\n")
+        #expect(days.count == 2 && days.allSatisfy { $0.contains(" count ") && $0.contains("█") })
+        let bySource = try health("stats", "stepCount", "--by", "day", "--from", "2026-11-02", "--to", "2026-11-02", "--separate-by-source").stdout
+        #expect(bySource.contains("Alex’s Apple Watch") && bySource.contains("Alex’s iPhone"))
+        let wrong = try health("stats", "heartRate", "--sum")
+        #expect(wrong.status != 0 && wrong.stderr.contains("is not summed"))
+    }
 }

@@ -97,4 +97,19 @@ struct HealthPersonTests {
         // A failed change leaves the order as it was.
         #expect(try person.sourcePriority(for: steps).map(\.bundleIdentifier) == ["com.example.watch", "com.example.steps"])
     }
+
+    @Test func thePersonsOwnViewReadsEverySourceAndNoAppCanClaimIt() async throws {
+        let s = try await TwoSources.make(readerMayRead: false)
+        try await s.watch.save(stepsSample(10, from: 0, to: 60))
+        try await s.phone.save(stepsSample(20, from: 60, to: 120))
+        let person = try HealthPerson(storeDirectory: s.folder)
+        #expect(try await run(person.healthStore, type: steps).count == 2)
+        #expect(try await run(s.phone, type: steps).count == 1, "the phone app may not read others' steps")
+        await #expect(throws: HKError.self) { try await person.healthStore.save(stepsSample(1, from: 200, to: 260)) }
+
+        let impostor = AppManifest(bundleIdentifier: "(the person)", name: "Impostor", shareUsageDescription: "x")
+        let (store, _, _) = makeStore(app: impostor, .allowAll, in: s.folder)
+        await #expect(throws: HKError.self) { try await store.requestAuthorization(toShare: [], read: [steps]) }
+        await #expect(throws: HKError.self) { try await run(store, type: steps) }
+    }
 }

@@ -18,6 +18,9 @@ package struct AuthorizationService: Sendable {
         guard !manifest.bundleIdentifier.isEmpty else {
             throw HKError.invalidArgument("the app manifest has an empty CFBundleIdentifier")
         }
+        guard manifest.bundleIdentifier != AuthorizationService.personReader else {
+            throw HKError.invalidArgument("\"\(manifest.bundleIdentifier)\" is reserved for the person's own view; it is not a bundle identifier")
+        }
         try write { db in
             let existing = try AppRecord.fetchOne(db, key: manifest.bundleIdentifier)
             try AppRecord(
@@ -58,10 +61,16 @@ package struct AuthorizationService: Sendable {
         try read { db in try AuthorizationService.canRead(app: app, type: type, in: db) }
     }
 
-    /// Whether the person allowed `app` to read `type`, inside a transaction the caller holds.
+    /// Whether the person allowed `app` to read `type`, inside a transaction the caller holds. The person's own view
+    /// (``personReader``) reads everything.
     static func canRead(app: String, type: String, in db: Database) throws -> Bool {
-        try AuthorizationRecord.fetchOne(db, key: ["app": app, "typeIdentifier": type])?.read == true
+        if app == personReader { return true }
+        return try AuthorizationRecord.fetchOne(db, key: ["app": app, "typeIdentifier": type])?.read == true
     }
+
+    /// The reader identity of the person's own view of their store (`HealthPerson.healthStore`): it sees every
+    /// source's data. No app can have it — it is not a bundle identifier, and it is never registered.
+    package static let personReader = "(the person)"
 
     // MARK: - Requesting access
 

@@ -27,3 +27,13 @@ extension HealthPerson {
         try StoreSummary(database: database).sources.map { (HKSource(name: $0.name, bundleIdentifier: $0.bundleIdentifier), $0.count) }
     }
 }
+
+extension HealthPerson {
+    /// The person's own view of the store as an `HKHealthStore`: every query reads every source's data, as the Health
+    /// app does. It is read-only (it may save nothing) and asks nobody anything. The CLI's `query` and `stats` use it.
+    public var healthStore: HKHealthStore {
+        let you = AppManifest(bundleIdentifier: AuthorizationService.personReader, name: "You")
+        return HKHealthStore(configuration: .init(storeDirectory: database.directory, app: you, presenter: ScriptedPresenter(.denyAll)),
+                             registering: false)
+    }
+}

@@ -40,11 +40,17 @@ public final class HKHealthStore: Sendable {
 
     /// Opens the store described by `configuration`. Opening failures surface as
     /// `HKError(.errorDatabaseInaccessible)` from each call, since HealthKit's initializer cannot throw.
-    public init(configuration: Configuration) {
+    public convenience init(configuration: Configuration) {
+        self.init(configuration: configuration, registering: true)
+    }
+
+    /// The person's own view (`HealthPerson.healthStore`): its reader identity is never registered as an app, and
+    /// registering it through the public initializer fails.
+    package init(configuration: Configuration, registering: Bool) {
         self.configuration = configuration
         do {
             let samples = SampleStore(database: try HealthDatabase(directory: configuration.storeDirectory))
-            try samples.authorization.register(configuration.app)
+            if registering { try samples.authorization.register(configuration.app) }
             opened = .success(samples)
         } catch let error as HKError {
             opened = .failure(error)

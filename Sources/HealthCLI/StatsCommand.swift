@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import OpenHealthKit
+
+/// `health stats`: statistics per hour, day, week or month, merged across sources as the Health app merges them.
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Statistics of a type per hour, day, week or month — sources merged by priority, as the Health app shows them.",
+        discussion: """
+            Examples:
+              health stats stepCount --by day --from 2024-06-01 --to 2024-06-07
+              health stats heartRate --by hour --from 2024-06-01 --to 2024-06-01 --max
+              health stats stepCount --by month --separate-by-source
+            """)
+
+    @OptionGroup var selection: SampleSelection
+
+    enum Period: String, ExpressibleByArgument, CaseIterable { case hour, day, week, month }
+
+    @Option(help: "hour, day, week or month.")
+    var by: Period = .day
+
+    @Flag(help: "Which figure (default: sum for cumulative types such as steps, average for the others).")
+    var statistic: Statistic?
+
+    enum Statistic: String, EnumerableFlag { case sum, avg, min, max }
+
+    @Flag(name: .customLong("separate-by-source"), help: "Each source's own figures instead of the merged ones.")
+    var separateBySource = false
+
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        guard let type = try selection.sampleType as? HKQuantityType else { throw CommandFailure("\(selection.type) is not a quantity type") }
+        let cumulative = type.aggregationStyle == .cumulative
+        let chosen = statistic ?? (cumulative ? .sum : .avg)
+        var options: HKStatisticsOptions
+        switch chosen {
+        case .sum:
+            guard cumulative else { throw CommandFailure("\(type.identifier) is not summed; use --avg, --min or --max") }
+            options = .cumulativeSum
+        case .avg, .min, .max:
+            guard !cumulative else { throw CommandFailure("\(type.identifier) is summed; use --sum") }
+            options = chosen == .avg ? .discreteAverage : chosen == .min ? .discreteMin : .discreteMax
+        }
+        if separateBySource { options.insert(.separateBySource) }
+        let calendar = Calendar.current
+        let (start, end) = try selection.interval(calendar)
+        let person = try store.person()
+        let healthStore = person.healthStore
+        // The unit of the latest sample: for imported data, the person's preferred unit when they exported.
+        let latest = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: type)], sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)],
+                                                       limit: 1).result(for: healthStore)
+        guard let unit = latest.first?.quantity.unit else { return print("No \(type.identifier) samples.") }
+        let components: DateComponents = switch by {
+        case .hour: DateComponents(hour: 1)
+        case .day: DateComponents(day: 1)
+        case .week: DateComponents(day: 7)
+        case .month: DateComponents(month: 1)
+        }
+        let anchor = calendar.startOfDay(for: start ?? Date(timeIntervalSinceReferenceDate: 0))
+        var descriptor = HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: type, predicate: HKQuery.predicateForSamples(withStart: start, end: end)),
+            options: options, anchorDate: anchor, intervalComponents: components)
+        descriptor.calendar = calendar
+        let collection = try await descriptor.result(for: healthStore)
+        let periods = collection.statistics()
+        guard !periods.isEmpty else { return print("No \(type.identifier) samples in that time.") }
+        func figure(_ statistics: HKStatistics, _ source: HKSource?) -> Double? {
+            let quantity: HKQuantity? = switch chosen {
+            case .sum: source.map { statistics.sumQuantity(for: $0) } ?? statistics.sumQuantity()
+            case .avg: source.map { statistics.averageQuantity(for: $0) } ?? statistics.averageQuantity()
+            case .min: source.map { statistics.minimumQuantity(for: $0) } ?? statistics.minimumQuantity()
+            case .max: source.map { statistics.maximumQuantity(for: $0) } ?? statistics.maximumQuantity()
+            }
+            return quantity.flatMap { try? $0.value(in: unit) }
+        }
+        let style: Date.FormatStyle = by == .hour ? .dateTime.year().month().day().hour().minute() : .dateTime.year().month().day()
+        let rows: [(String, String, Double)] = periods.flatMap { statistics -> [(String, String, Double)] in
+            let label = statistics.startDate.formatted(style)
+            if separateBySource {
+                return (statistics.sources ?? []).compactMap { source in figure(statistics, source).map { (label, source.name, $0) } }
+            }
+            return figure(statistics, nil).map { [(label, "", $0)] } ?? []
+        }
+        let largest = rows.map(\.2).max() ?? 0
+        for (label, source, value) in rows {
+            let bar = largest > 0 ? String(repeating: "█", count: Int((value / largest * 30).rounded())) : ""
+            let number = String(format: "%.1f", value)
+            print("\(label.padding(toLength: 20, withPad: " ", startingAt: 0)) \(source.isEmpty ? "" : source.padding(toLength: 24, withPad: " ", startingAt: 0) + " ")"
+                  + "\(String(repeating: " ", count: max(0, 10 - number.count)))\(number) \(unit.unitString)  \(bar)")
+        }
+    }
+}
