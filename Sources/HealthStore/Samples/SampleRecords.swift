@@ -145,12 +145,6 @@ struct MetadataRecord: Codable, FetchableRecord, PersistableRecord {
     var number: Double?
     var integer: Int64?
 
-    init(sampleId: Int64, key: String, value: HKMetadataValue) {
-        self.sampleId = sampleId
-        self.key = key
-        (kind, text, number, integer) = Kind.encode(value)
-    }
-
     func value() throws -> HKMetadataValue { try kind.decode(text: text, number: number, integer: integer) }
 }
 
