@@ -79,7 +79,7 @@ package struct ActivitySummaryStore: Sendable {
         }
     }
 
-    private static func summary(from row: Row) throws -> HKActivitySummary {
+    static func summary(from row: Row) throws -> HKActivitySummary {
         guard let day = ActivityDay(text: row["day"]) else {
             throw HKError(.errorDatabaseInaccessible, "the store holds an activity summary with a bad day \(String(describing: row["day"] as String?))")
         }

@@ -1,0 +1,305 @@
+package import Foundation
+import GRDB
+package import HealthModel
+
+/// One sample as an export writes it: what the store recorded — the value and unit the sample was saved with, its
+/// source's name, version and device, its metadata — rather than a rebuilt HealthKit object.
+package struct ExportSample: Sendable {
+    /// What the sample holds.
+    package enum Value: Sendable {
+        /// A quantity in the unit it was recorded in (`unit` as `HKUnit.unitString` writes it).
+        case quantity(Double, unit: String)
+        case category(Int)
+        /// A correlation and its members, in the order they were stored.
+        case correlation([ExportSample])
+        case workout(HKWorkout)
+    }
+
+    package var uuid: UUID
+    package var type: String
+    package var value: Value
+    package var startDate: Date
+    package var endDate: Date
+    /// When the sample was saved in the store (the export's `creationDate`).
+    package var creationDate: Date
+    package var source: HKSource
+    package var sourceVersion: String?
+    /// The device and its row id (stable per device, so a writer can make the `0x…` of Apple's device strings from it).
+    package var device: (id: Int64, device: HKDevice)?
+    /// Metadata sorted by key.
+    package var metadata: [(key: String, value: HKMetadataValue)]
+
+    package init(uuid: UUID, type: String, value: Value, startDate: Date, endDate: Date, creationDate: Date, source: HKSource,
+                 sourceVersion: String? = nil, device: (id: Int64, device: HKDevice)? = nil,
+                 metadata: [(key: String, value: HKMetadataValue)] = []) {
+        self.uuid = uuid
+        self.type = type
+        self.value = value
+        self.startDate = startDate
+        self.endDate = endDate
+        self.creationDate = creationDate
+        self.source = source
+        self.sourceVersion = sourceVersion
+        self.device = device
+        self.metadata = metadata
+    }
+
+    /// The value of metadata `key`, if any.
+    package func metadataValue(_ key: String) -> HKMetadataValue? { metadata.first { $0.key == key }?.value }
+}
+
+/// A clinical record or a FHIR Patient as an export lists it: its institution (source) and its FHIR resource.
+package struct ExportClinicalResource: Sendable {
+    /// The sample's UUID for a record; for a Patient (not a sample), one made from its institution and id.
+    package var uuid: UUID?
+    package var sourceName: String
+    package var resourceType: String
+    package var identifier: String
+    package var fhirVersion: String
+    package var sourceURL: String?
+    package var receivedDate: Date
+    package var data: Data
+
+    package init(uuid: UUID?, sourceName: String, resourceType: String, identifier: String, fhirVersion: String, sourceURL: String?,
+                 receivedDate: Date, data: Data) {
+        self.uuid = uuid
+        self.sourceName = sourceName
+        self.resourceType = resourceType
+        self.identifier = identifier
+        self.fhirVersion = fhirVersion
+        self.sourceURL = sourceURL
+        self.receivedDate = receivedDate
+        self.data = data
+    }
+}
+
+/// Reads a whole store for an export, in one snapshot and in constant memory: samples come in batches by keyset
+/// pagination on their row id (`id > last ORDER BY id LIMIT n`, never `OFFSET`), each batch decoded with the store's
+/// own row types, its metadata read in one query and its devices and sources once each.
+///
+/// The order is the export's: characteristics, then Records and Correlations (a correlation's members are also
+/// Records of their own, as Apple writes them), then Workouts, activity summaries, and clinical records.
+package struct ExportRows: Sendable {
+    /// What the reader hands over, part by part.
+    package struct Sink {
+        /// The characteristics the person set, by type, as the store keeps them (raw values, `yyyy-MM-dd`).
+        package var characteristics: ([HKCharacteristicTypeIdentifier: String]) throws -> Void
+        /// A batch of quantity, category and correlation samples, in store order.
+        package var samples: ([ExportSample]) throws -> Void
+        /// A batch of workouts.
+        package var workouts: ([ExportSample]) throws -> Void
+        package var activitySummaries: ([HKActivitySummary]) throws -> Void
+        /// A batch of clinical records and FHIR Patients.
+        package var clinicalResources: ([ExportClinicalResource]) throws -> Void
+
+        package init(characteristics: @escaping ([HKCharacteristicTypeIdentifier: String]) throws -> Void,
+                     samples: @escaping ([ExportSample]) throws -> Void, workouts: @escaping ([ExportSample]) throws -> Void,
+                     activitySummaries: @escaping ([HKActivitySummary]) throws -> Void,
+                     clinicalResources: @escaping ([ExportClinicalResource]) throws -> Void) {
+            self.characteristics = characteristics
+            self.samples = samples
+            self.workouts = workouts
+            self.activitySummaries = activitySummaries
+            self.clinicalResources = clinicalResources
+        }
+    }
+
+    /// How many samples of each kind the store holds that an export leaves out (documents: export.xml has no element
+    /// for them).
+    package struct Counts: Sendable {
+        package var notExported: [String: Int] = [:]
+    }
+
+    let database: HealthDatabase
+    let batchSize: Int
+
+    package init(database: HealthDatabase, batchSize: Int = 2_000) {
+        self.database = database
+        self.batchSize = max(batchSize, 1)
+    }
+
+    /// How many samples an export writes as Records, Correlations and Workouts (for progress).
+    package func sampleCount() throws -> Int {
+        try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sample WHERE kind IN (?, ?, ?, ?)", arguments: [
+                SampleKind.quantity.rawValue, SampleKind.category.rawValue, SampleKind.correlation.rawValue, SampleKind.workout.rawValue,
+            ]) ?? 0
+        }
+    }
+
+    /// Reads everything, in the export's order, inside one read transaction (a consistent snapshot while saves go on).
+    @discardableResult
+    package func read(into sink: Sink) throws -> Counts {
+        try database.read { db in
+            var reader = BatchReader(db: db)
+            var characteristics: [HKCharacteristicTypeIdentifier: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT type, value FROM characteristic") {
+                characteristics[HKCharacteristicTypeIdentifier(rawValue: row["type"])] = row["value"]
+            }
+            try sink.characteristics(characteristics)
+
+            let recordKinds = [SampleKind.quantity, .category, .correlation].map { String($0.rawValue) }.joined(separator: ", ")
+            // Correlation members are linked to their correlation, yet are Records of their own at the top level too.
+            try paginate("SELECT * FROM sample WHERE kind IN (\(recordKinds))", db: db) { rows in
+                try sink.samples(try reader.samples(rows))
+            }
+            try paginate("SELECT * FROM sample WHERE kind = \(SampleKind.workout.rawValue)", db: db) { rows in
+                try sink.workouts(try reader.samples(rows))
+            }
+
+            var lastDay = ""
+            while true {
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM activitySummary WHERE day > ? ORDER BY day LIMIT ?",
+                                            arguments: [lastDay, batchSize])
+                guard let last = rows.last else { break }
+                lastDay = last["day"]
+                try sink.activitySummaries(try rows.map(ActivitySummaryStore.summary(from:)))
+            }
+
+            var lastPatient: (Int64, String) = (Int64.min, "")
+            while true {
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT fhirPatient.*, source.name AS sourceName FROM fhirPatient JOIN source ON source.id = fhirPatient.sourceId
+                    WHERE (fhirPatient.sourceId, fhirPatient.identifier) > (?, ?)
+                    ORDER BY fhirPatient.sourceId, fhirPatient.identifier LIMIT ?
+                    """, arguments: [lastPatient.0, lastPatient.1, batchSize])
+                guard let last = rows.last else { break }
+                lastPatient = (last["sourceId"], last["identifier"])
+                try sink.clinicalResources(rows.map { row in
+                    ExportClinicalResource(uuid: nil, sourceName: row["sourceName"], resourceType: "Patient", identifier: row["identifier"],
+                                           fhirVersion: row["fhirVersion"], sourceURL: row["sourceURL"],
+                                           receivedDate: Date(timeIntervalSinceReferenceDate: row["receivedDate"]), data: row["data"])
+                })
+            }
+            try paginate("SELECT * FROM sample WHERE kind = \(SampleKind.clinicalRecord.rawValue)", db: db) { rows in
+                try sink.clinicalResources(try reader.clinicalResources(rows))
+            }
+
+            var counts = Counts()
+            for row in try Row.fetchAll(db, sql: "SELECT type, COUNT(*) AS n FROM sample WHERE kind = ? GROUP BY type",
+                                        arguments: [SampleKind.document.rawValue]) {
+                counts.notExported[row["type"]] = row["n"]
+            }
+            return counts
+        }
+    }
+
+    /// Runs `query` (a `SELECT * FROM sample WHERE …`) a batch at a time, by row id.
+    private func paginate(_ query: String, db: Database, _ body: ([SampleRecord]) throws -> Void) throws {
+        var last = Int64.min
+        while true {
+            let rows = try Row.fetchAll(db, sql: "\(query) AND id > ? ORDER BY id LIMIT ?", arguments: [last, batchSize])
+                .map(SampleRecord.init(row:))
+            guard let lastRow = rows.last, let id = lastRow.id else { break }
+            last = id
+            try body(rows)
+        }
+    }
+
+    /// Decodes batches of rows, with the sources and devices it has read kept for the next batches (a store has few).
+    private struct BatchReader {
+        let db: Database
+        var sources: [Int64: HKSource] = [:]
+        var devices: [Int64: HKDevice] = [:]
+
+        init(db: Database) {
+            self.db = db
+        }
+
+        mutating func source(_ id: Int64) throws -> HKSource {
+            if let known = sources[id] { return known }
+            guard let record = try SourceRecord.fetchOne(db, key: id) else {
+                throw HKError(.errorDatabaseInaccessible, "the store holds a sample whose source (\(id)) is missing")
+            }
+            let source = HKSource(name: record.name, bundleIdentifier: record.bundleIdentifier)
+            sources[id] = source
+            return source
+        }
+
+        mutating func device(_ id: Int64?) throws -> (id: Int64, device: HKDevice)? {
+            guard let id else { return nil }
+            if let known = devices[id] { return (id, known) }
+            guard let device = try DeviceRecord.fetchOne(db, key: id)?.device else { return nil }
+            devices[id] = device
+            return (id, device)
+        }
+
+        /// The metadata of these samples, in one query.
+        func metadata(of ids: [Int64]) throws -> [Int64: [(key: String, value: HKMetadataValue)]] {
+            guard !ids.isEmpty else { return [:] }
+            var byId: [Int64: [(key: String, value: HKMetadataValue)]] = [:]
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM metadata WHERE sampleId IN (SELECT value FROM json_each(?))",
+                                        arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+            for row in rows {
+                let record = try MetadataRecord(row: row)
+                byId[record.sampleId, default: []].append((record.key, try record.value()))
+            }
+            for id in byId.keys { byId[id]!.sort { $0.key < $1.key } }
+            return byId
+        }
+
+        mutating func samples(_ rows: [SampleRecord]) throws -> [ExportSample] {
+            let correlationIds = rows.filter { $0.kind == .correlation }.compactMap(\.id)
+            var members: [Int64: [SampleRecord]] = [:]
+            if !correlationIds.isEmpty {
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM sample WHERE correlationId IN (SELECT value FROM json_each(?)) ORDER BY id",
+                                            arguments: ["[" + correlationIds.map(String.init).joined(separator: ",") + "]"]) {
+                    let member = try SampleRecord(row: row)
+                    members[member.correlationId!, default: []].append(member)
+                }
+            }
+            let metadata = try self.metadata(of: rows.compactMap(\.id) + members.values.joined().compactMap(\.id))
+            return try rows.map { try sample($0, members: members, metadata: metadata) }
+        }
+
+        mutating func sample(_ row: SampleRecord, members: [Int64: [SampleRecord]],
+                             metadata: [Int64: [(key: String, value: HKMetadataValue)]]) throws -> ExportSample {
+            guard let id = row.id, let uuid = UUID(uuidString: row.uuid) else {
+                throw HKError(.errorDatabaseInaccessible, "the store holds a sample row it cannot read (type \(row.type))")
+            }
+            let source = try self.source(row.sourceId)
+            let device = try self.device(row.deviceId)
+            let value: ExportSample.Value
+            switch row.kind {
+            case .quantity:
+                value = .quantity(row.originalValue ?? 0, unit: row.unit ?? "")
+            case .category:
+                value = .category(Int(row.value ?? 0))
+            case .correlation:
+                value = .correlation(try (members[id] ?? []).map { try sample($0, members: [:], metadata: metadata) })
+            case .workout:
+                let revision = HKSourceRevision(source: source, version: row.sourceVersion, productType: row.productType,
+                                                operatingSystemVersion: SampleStore.parse(row.osVersion))
+                let entries = metadata[id] ?? []
+                value = .workout(try WorkoutStorage.workout(
+                    row: row, metadata: entries.isEmpty ? nil : Dictionary(entries, uniquingKeysWith: { $1 }), revision: revision,
+                    device: device?.device, in: db))
+            case .document, .clinicalRecord:
+                throw HKError(.errorDatabaseInaccessible, "a \(row.type) sample is not a Record of an export")
+            }
+            return ExportSample(uuid: uuid, type: row.type, value: value, startDate: Date(timeIntervalSinceReferenceDate: row.startDate),
+                                endDate: Date(timeIntervalSinceReferenceDate: row.endDate),
+                                creationDate: Date(timeIntervalSinceReferenceDate: row.savedAt), source: source,
+                                sourceVersion: row.sourceVersion, device: device, metadata: metadata[id] ?? [])
+        }
+
+        mutating func clinicalResources(_ rows: [SampleRecord]) throws -> [ExportClinicalResource] {
+            try rows.map { row in
+                guard let id = row.id, let uuid = UUID(uuidString: row.uuid),
+                      let type = HKObjectType.type(forIdentifier: row.type) as? HKClinicalType else {
+                    throw HKError(.errorDatabaseInaccessible, "the store holds a clinical record row it cannot read (type \(row.type))")
+                }
+                let source = try self.source(row.sourceId)
+                let received = Date(timeIntervalSinceReferenceDate: row.startDate)
+                let record = try ClinicalRecordStore.record(sampleId: id, type: type, uuid: uuid, received: received,
+                                                            revision: HKSourceRevision(source: source, version: nil), in: db)
+                guard let resource = record.fhirResource else {
+                    throw HKError(.errorDatabaseInaccessible, "the store holds clinical record \(uuid) without its FHIR resource")
+                }
+                return ExportClinicalResource(uuid: uuid, sourceName: source.name, resourceType: resource.resourceType.rawValue,
+                                              identifier: resource.identifier, fhirVersion: resource.fhirVersion.stringRepresentation,
+                                              sourceURL: resource.sourceURL?.absoluteString, receivedDate: received, data: resource.data)
+            }
+        }
+    }
+}
