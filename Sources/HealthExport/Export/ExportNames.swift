@@ -1,0 +1,83 @@
+import Foundation
+import HealthModel
+
+/// The names and texts an export writes for values: category values and enum constants by their ObjC names
+/// (`HKCategoryValueSleepAnalysisAsleepCore`, `HKBiologicalSexFemale`), numbers as plain decimals, metadata values,
+/// and devices as `-[HKDevice description]` prints them.
+enum ExportNames {
+    /// Names HealthKit replaced but kept as aliases of the same raw value; the current name is written instead.
+    static let legacyNames: Set<String> = ["HKCategoryValueSleepAnalysisAsleep", "HKCategoryValueOvulationTestResultPositive"]
+
+    /// For each category type, its values' names by raw value.
+    static let categoryValueNames: [String: [Int: String]] = {
+        var byType: [String: [Int: String]] = [:]
+        for info in HealthCatalog.categoryTypes {
+            guard let enumName = info.valueEnumName else { continue }
+            if enumName == "HKCategoryValue" {
+                byType[info.identifier] = [0: "HKCategoryValueNotApplicable"]
+                continue
+            }
+            byType[info.identifier] = names(in: categoryValueRawValuesByName, prefix: enumName)
+        }
+        return byType
+    }()
+
+    /// The constants of an enum (`HKBiologicalSex`) by raw value, current names before legacy ones.
+    static func names(in table: [String: Int], prefix: String) -> [Int: String] {
+        var names: [Int: String] = [:]
+        for (name, raw) in table where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let first = rest.first, first.isUppercase || first.isNumber else { continue }
+            if let existing = names[raw] {
+                let keepExisting = legacyNames.contains(name) || (!legacyNames.contains(existing) && existing < name)
+                if keepExisting { continue }
+            }
+            names[raw] = name
+        }
+        return names
+    }
+
+    static let biologicalSexNames = names(in: modelEnumRawValuesByName, prefix: "HKBiologicalSex")
+    static let bloodTypeNames = names(in: modelEnumRawValuesByName, prefix: "HKBloodType")
+    static let skinTypeNames = names(in: modelEnumRawValuesByName, prefix: "HKFitzpatrickSkinType")
+    static let workoutEventTypeNames = names(in: modelEnumRawValuesByName, prefix: "HKWorkoutEventType")
+
+    /// A category sample's value as the export writes it: the value's name, or the number when the type has none.
+    static func categoryValue(_ value: Int, type: String) -> String {
+        categoryValueNames[type]?[value] ?? String(value)
+    }
+
+    /// A number as the export writes it: integers without a fraction, others in the shortest form that reads back
+    /// as the same `Double`.
+    static func number(_ value: Double) -> String {
+        if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+        return value.description
+    }
+
+    /// A metadata value as the export writes it: text as is, numbers and Booleans (`0`/`1`) as numbers, quantities
+    /// as `"6575 cm"`, dates in the export's form.
+    static func metadataValue(_ value: HKMetadataValue, dates: inout ExportDateWriter, zone: TimeZone?) -> String {
+        switch value {
+        case .string(let text): text
+        case .integer(let integer): String(integer)
+        case .double(let double): number(double)
+        case .bool(let bool): bool ? "1" : "0"
+        case .quantity(let quantity): number(quantity.doubleValue) + " " + quantity.unit.unitString
+        case .date(let date): dates.text(date, zone: zone)
+        }
+    }
+
+    /// `-[HKDevice description]`: `<<HKDevice: 0x…>, name:Apple Watch, manufacturer:Apple Inc., model:Watch,
+    /// hardware:Watch6,1, software:10.4>`, with the fields that are set. The pointer is made from the device's row id:
+    /// Apple's changes with every record and means nothing.
+    static func device(_ device: HKDevice, id: Int64) -> String {
+        var text = "<<HKDevice: 0x" + String(0x6000_0000_0000 &+ UInt64(truncatingIfNeeded: id) &* 0x40, radix: 16) + ">"
+        let fields: [(String, String?)] = [
+            ("name", device.name), ("manufacturer", device.manufacturer), ("model", device.model), ("hardware", device.hardwareVersion),
+            ("firmware", device.firmwareVersion), ("software", device.softwareVersion), ("localIdentifier", device.localIdentifier),
+            ("UDIDeviceIdentifier", device.udiDeviceIdentifier),
+        ]
+        for case let (key, value?) in fields { text += ", \(key):\(value)" }
+        return text + ">"
+    }
+}

@@ -1,0 +1,344 @@
+package import Foundation
+package import HealthModel
+package import HealthStore
+
+/// Writes an Apple Health export — `export.xml` and `clinical-records/` in a folder — in the form Apple's Health app
+/// writes (Export Version 14): the DTD in the DOCTYPE, `<HealthData locale>`, `ExportDate`, `Me`, then Records and
+/// Correlations, Workouts, ActivitySummaries and ClinicalRecords. Attributes come in Apple's order, one space of
+/// indentation per level, values escaped; dates are `yyyy-MM-dd HH:mm:ss ±hhmm` in the sample's `HKTimeZone` when it
+/// has one, else in the writer's zone. Elements are written as they come through a buffered file handle, so the
+/// memory an export takes does not grow with the store.
+///
+/// Call ``writeMe(_:)`` first, then the ``write(samples:)``, ``write(workouts:)``, ``write(activitySummaries:)`` and
+/// ``write(clinicalResources:)`` batches in that order, then ``finish()``.
+package final class ExportWriter {
+    /// What was written.
+    package struct Summary: Sendable {
+        /// Top-level Records and Correlations by type identifier (correlation members count once, as their top-level
+        /// Record), and Workouts under `HKWorkoutTypeIdentifier`.
+        package var written: [String: Int] = [:]
+        package var activitySummaries = 0
+        package var clinicalRecords = 0
+        /// Bytes of export.xml.
+        package var bytes = 0
+    }
+
+    /// The folder written (`apple_health_export/`).
+    package let folder: URL
+    private var output: ExportXMLOutput
+    private var dates: ExportDateWriter
+    private var summary = Summary()
+    private var wroteMe = false
+    private var clinicalFolderMade = false
+
+    /// Starts `folder/export.xml` (creating the folder), with the header and `ExportDate`.
+    package init(folder: URL, locale: String = "en_US", timeZone: TimeZone = .current, exportDate: Date = Date()) throws {
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw HKError.invalidArgument("cannot create the export folder \(folder.path): \(error.localizedDescription)")
+        }
+        self.folder = folder
+        output = try ExportXMLOutput(url: folder.appendingPathComponent("export.xml"))
+        dates = ExportDateWriter(defaultZone: timeZone)
+        output.raw(ExportDTD.header)
+        output.raw("\n<HealthData")
+        output.attribute("locale", locale)
+        output.raw(">\n <ExportDate")
+        output.attribute("value", dates.text(exportDate))
+        output.raw("/>\n")
+    }
+
+    // MARK: - Me
+
+    /// `<Me>` from the characteristics the store keeps (raw values, `yyyy-MM-dd`); unset ones are written as Apple
+    /// writes them (`HKBiologicalSexNotSet`, an empty date of birth).
+    package func writeMe(_ characteristics: [HKCharacteristicTypeIdentifier: String]) throws {
+        guard !wroteMe else { return }
+        wroteMe = true
+        func name(_ type: HKCharacteristicTypeIdentifier, _ names: [Int: String], notSet: String) -> String {
+            characteristics[type].flatMap(Int.init).flatMap { names[$0] } ?? notSet
+        }
+        output.raw(" <Me")
+        output.attribute("HKCharacteristicTypeIdentifierDateOfBirth", characteristics[.dateOfBirth] ?? "")
+        output.attribute("HKCharacteristicTypeIdentifierBiologicalSex", name(.biologicalSex, ExportNames.biologicalSexNames, notSet: "HKBiologicalSexNotSet"))
+        output.attribute("HKCharacteristicTypeIdentifierBloodType", name(.bloodType, ExportNames.bloodTypeNames, notSet: "HKBloodTypeNotSet"))
+        output.attribute("HKCharacteristicTypeIdentifierFitzpatrickSkinType",
+                         name(.fitzpatrickSkinType, ExportNames.skinTypeNames, notSet: "HKFitzpatrickSkinTypeNotSet"))
+        // Not kept by the store (nor imported): written as not set, the attribute being required.
+        output.attribute("HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse", "HKCardioFitnessMedicationsUseNotSet")
+        output.raw("/>\n")
+        try output.flushIfNeeded()
+    }
+
+    // MARK: - Records and correlations
+
+    /// Quantity and category samples as `<Record>`s, correlations as `<Correlation>`s holding their members'
+    /// Records (which the store also hands over on their own, as Apple writes them twice).
+    package func write(samples: [ExportSample]) throws {
+        try writeMe([:])
+        for sample in samples {
+            switch sample.value {
+            case .correlation(let members):
+                writeCorrelation(sample, members: members)
+            case .quantity, .category:
+                writeRecord(sample, indent: 1)
+            case .workout:
+                writeWorkout(sample)
+                continue
+            }
+            summary.written[sample.type, default: 0] += 1
+            try output.flushIfNeeded()
+        }
+    }
+
+    private func zone(of sample: ExportSample) -> TimeZone? {
+        guard case .string(let name)? = sample.metadataValue(HKMetadataKeyTimeZone) else { return nil }
+        return dates.zone(named: name)
+    }
+
+    private func indent(_ level: Int) {
+        for _ in 0..<level { output.byte(UInt8(ascii: " ")) }
+    }
+
+    /// `sourceName`, `sourceVersion` and `device`, as every sample element starts.
+    private func writeSource(_ sample: ExportSample) {
+        output.attribute("sourceName", sample.source.name)
+        if let version = sample.sourceVersion { output.attribute("sourceVersion", version) }
+        if let (id, device) = sample.device { output.attribute("device", ExportNames.device(device, id: id)) }
+    }
+
+    private func dateAttribute(_ name: String, _ date: Date, zone: TimeZone?) {
+        output.byte(UInt8(ascii: " "))
+        output.raw(name)
+        output.raw("=\"")
+        dates.append(date, zone: zone, to: &output)
+        output.byte(UInt8(ascii: "\""))
+    }
+
+    /// `creationDate`, `startDate` and `endDate`.
+    private func writeDates(_ sample: ExportSample, zone: TimeZone?) {
+        dateAttribute("creationDate", sample.creationDate, zone: zone)
+        dateAttribute("startDate", sample.startDate, zone: zone)
+        dateAttribute("endDate", sample.endDate, zone: zone)
+    }
+
+    private func writeMetadata(_ entries: [(key: String, value: HKMetadataValue)], indent level: Int, zone: TimeZone?) {
+        for (key, value) in entries {
+            indent(level)
+            output.raw("<MetadataEntry")
+            output.attribute("key", key)
+            output.attribute("value", ExportNames.metadataValue(value, dates: &dates, zone: zone))
+            output.raw("/>\n")
+        }
+    }
+
+    private func sortedMetadata(_ metadata: [String: HKMetadataValue]?) -> [(key: String, value: HKMetadataValue)] {
+        (metadata ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    private func writeRecord(_ sample: ExportSample, indent level: Int) {
+        let zone = zone(of: sample)
+        indent(level)
+        output.raw("<Record")
+        output.attribute("type", sample.type)
+        writeSource(sample)
+        if case .quantity(_, let unit) = sample.value { output.attribute("unit", unit) }
+        writeDates(sample, zone: zone)
+        switch sample.value {
+        case .quantity(let value, _): output.attribute("value", ExportNames.number(value))
+        case .category(let value): output.attribute("value", ExportNames.categoryValue(value, type: sample.type))
+        default: break
+        }
+        closeElement("Record", indent: level, hasChildren: !sample.metadata.isEmpty) {
+            writeMetadata(sample.metadata, indent: level + 1, zone: zone)
+        }
+    }
+
+    /// `/>` for an element without children; else `>`, the children, and the closing tag.
+    private func closeElement(_ name: String, indent level: Int, hasChildren: Bool, children: () -> Void) {
+        guard hasChildren else { return output.raw("/>\n") }
+        output.raw(">\n")
+        children()
+        indent(level)
+        output.raw("</\(name)>\n")
+    }
+
+    private func writeCorrelation(_ sample: ExportSample, members: [ExportSample]) {
+        let zone = zone(of: sample)
+        output.raw(" <Correlation")
+        output.attribute("type", sample.type)
+        writeSource(sample)
+        writeDates(sample, zone: zone)
+        closeElement("Correlation", indent: 1, hasChildren: !sample.metadata.isEmpty || !members.isEmpty) {
+            writeMetadata(sample.metadata, indent: 2, zone: zone)
+            for member in members { writeRecord(member, indent: 2) }
+        }
+    }
+
+    // MARK: - Workouts
+
+    /// `<Workout>`s with their metadata, events, activities and statistics.
+    package func write(workouts: [ExportSample]) throws {
+        try writeMe([:])
+        for sample in workouts {
+            writeWorkout(sample)
+            try output.flushIfNeeded()
+        }
+    }
+
+    private func minutes(_ seconds: TimeInterval) -> String { ExportNames.number(seconds / 60) }
+
+    private func writeWorkout(_ sample: ExportSample) {
+        guard case .workout(let workout) = sample.value else { return }
+        summary.written[sample.type, default: 0] += 1
+        let zone = zone(of: sample)
+        output.raw(" <Workout")
+        output.attribute("workoutActivityType", workout.workoutActivityType.exportName)
+        output.attribute("duration", minutes(workout.duration))
+        output.attribute("durationUnit", "min")
+        writeSource(sample)
+        writeDates(sample, zone: zone)
+        output.raw(">\n")
+        writeMetadata(sample.metadata, indent: 2, zone: zone)
+        for event in workout.workoutEvents ?? [] { writeEvent(event, indent: 2, zone: zone) }
+        for activity in workout.workoutActivities {
+            indent(2)
+            output.raw("<WorkoutActivity")
+            output.attribute("uuid", activity.uuid.uuidString)
+            dateAttribute("startDate", activity.startDate, zone: zone)
+            if let end = activity.endDate {
+                dateAttribute("endDate", end, zone: zone)
+                output.attribute("duration", minutes(end.timeIntervalSince(activity.startDate)))
+                output.attribute("durationUnit", "min")
+            }
+            let metadata = sortedMetadata(activity.metadataValues)
+            let empty = activity.workoutEvents.isEmpty && activity.allStatistics.isEmpty && metadata.isEmpty
+            closeElement("WorkoutActivity", indent: 2, hasChildren: !empty) {
+                for event in activity.workoutEvents { writeEvent(event, indent: 3, zone: zone) }
+                writeStatistics(activity.allStatistics, start: activity.startDate, end: activity.endDate ?? sample.endDate,
+                                indent: 3, zone: zone)
+                writeMetadata(metadata, indent: 3, zone: zone)
+            }
+        }
+        writeStatistics(workout.allStatistics, start: sample.startDate, end: sample.endDate, indent: 2, zone: zone)
+        writeRoutes(of: sample, indent: 2, zone: zone)
+        output.raw(" </Workout>\n")
+    }
+
+    private func writeEvent(_ event: HKWorkoutEvent, indent level: Int, zone: TimeZone?) {
+        indent(level)
+        output.raw("<WorkoutEvent")
+        output.attribute("type", ExportNames.workoutEventTypeNames[event.type.rawValue] ?? "HKWorkoutEventType\(event.type.rawValue)")
+        dateAttribute("date", event.dateInterval.start, zone: zone)
+        if event.dateInterval.duration > 0 {
+            output.attribute("duration", minutes(event.dateInterval.duration))
+            output.attribute("durationUnit", "min")
+        }
+        let metadata = sortedMetadata(event.metadataValues)
+        closeElement("WorkoutEvent", indent: level, hasChildren: !metadata.isEmpty) {
+            writeMetadata(metadata, indent: level + 1, zone: zone)
+        }
+    }
+
+    /// `<WorkoutStatistics>`, by type identifier: `average`, `minimum`, `maximum`, `sum`, all in one unit.
+    private func writeStatistics(_ statistics: [HKQuantityType: HKStatistics], start: Date, end: Date, indent level: Int, zone: TimeZone?) {
+        for (type, statistic) in statistics.sorted(by: { $0.key.identifier < $1.key.identifier }) {
+            let values = statistic.merged
+            let quantities = [("average", values.average), ("minimum", values.minimum), ("maximum", values.maximum), ("sum", values.sum)]
+            guard let unit = quantities.lazy.compactMap({ $0.1?.unit }).first else { continue }
+            indent(level)
+            output.raw("<WorkoutStatistics")
+            output.attribute("type", type.identifier)
+            dateAttribute("startDate", start, zone: zone)
+            dateAttribute("endDate", end, zone: zone)
+            for case let (name, quantity?) in quantities {
+                guard let value = try? quantity.value(in: unit) else { continue }
+                output.attribute(name, ExportNames.number(value))
+            }
+            output.attribute("unit", unit.unitString)
+            output.raw("/>\n")
+        }
+    }
+
+    /// Where a workout's `<WorkoutRoute>` children (a `FileReference` to `workout-routes/route_….gpx` each) belong,
+    /// after its statistics. The store keeps no routes yet, so there is nothing to write.
+    private func writeRoutes(of sample: ExportSample, indent level: Int, zone: TimeZone?) {}
+
+    // MARK: - Activity summaries
+
+    /// `<ActivitySummary>`s: energy in the unit the day's energy was recorded in, times in minutes, stand hours as counts.
+    package func write(activitySummaries: [HKActivitySummary]) throws {
+        try writeMe([:])
+        for summary in activitySummaries {
+            guard let day = summary.day else { continue }
+            let energyUnit = summary.activeEnergyBurned.unit
+            func value(_ quantity: HKQuantity, _ unit: HKUnit) -> String {
+                ExportNames.number((try? quantity.value(in: unit)) ?? quantity.doubleValue)
+            }
+            output.raw(" <ActivitySummary")
+            output.attribute("dateComponents", day.text)
+            output.attribute("activeEnergyBurned", value(summary.activeEnergyBurned, energyUnit))
+            output.attribute("activeEnergyBurnedGoal", value(summary.activeEnergyBurnedGoal, energyUnit))
+            output.attribute("activeEnergyBurnedUnit", energyUnit.unitString)
+            output.attribute("appleMoveTime", value(summary.appleMoveTime, .minute()))
+            output.attribute("appleMoveTimeGoal", value(summary.appleMoveTimeGoal, .minute()))
+            output.attribute("appleExerciseTime", value(summary.appleExerciseTime, .minute()))
+            if let goal = summary.exerciseTimeGoal { output.attribute("appleExerciseTimeGoal", value(goal, .minute())) }
+            output.attribute("appleStandHours", value(summary.appleStandHours, .count()))
+            if let goal = summary.standHoursGoal { output.attribute("appleStandHoursGoal", value(goal, .count())) }
+            output.raw("/>\n")
+            self.summary.activitySummaries += 1
+            try output.flushIfNeeded()
+        }
+    }
+
+    // MARK: - Clinical records
+
+    /// `<ClinicalRecord>` rows, each with its FHIR resource in `clinical-records/<Type>-<UUID>.json`.
+    package func write(clinicalResources: [ExportClinicalResource]) throws {
+        try writeMe([:])
+        guard !clinicalResources.isEmpty else { return }
+        let records = folder.appendingPathComponent("clinical-records")
+        if !clinicalFolderMade {
+            do { try FileManager.default.createDirectory(at: records, withIntermediateDirectories: true) } catch {
+                throw HKError.invalidArgument("cannot create \(records.path): \(error.localizedDescription)")
+            }
+            clinicalFolderMade = true
+        }
+        for resource in clinicalResources {
+            let uuid = resource.uuid ?? ExportSources.stableUUID("\(resource.resourceType)|\(resource.sourceName)|\(resource.identifier)")
+            let fileName = "\(Self.fileNameSafe(resource.resourceType))-\(uuid.uuidString).json"
+            do { try resource.data.write(to: records.appendingPathComponent(fileName)) } catch {
+                throw HKError.invalidArgument("cannot write clinical-records/\(fileName): \(error.localizedDescription)")
+            }
+            output.raw(" <ClinicalRecord")
+            output.attribute("type", resource.resourceType)
+            output.attribute("identifier", resource.identifier)
+            output.attribute("sourceName", resource.sourceName)
+            output.attribute("sourceURL", resource.sourceURL ?? "")
+            output.attribute("fhirVersion", resource.fhirVersion)
+            dateAttribute("receivedDate", resource.receivedDate, zone: nil)
+            output.attribute("resourceFilePath", "/clinical-records/\(fileName)")
+            output.raw("/>\n")
+            summary.clinicalRecords += 1
+            try output.flushIfNeeded()
+        }
+    }
+
+    /// A resource type is a FHIR name (letters), but a stored one is only trusted so far: nothing that could leave
+    /// the folder.
+    static func fileNameSafe(_ text: String) -> String {
+        let kept = text.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }
+        return kept.isEmpty ? "Resource" : String(String.UnicodeScalarView(kept))
+    }
+
+    // MARK: - End
+
+    /// Closes `</HealthData>` and the file.
+    package func finish() throws -> Summary {
+        try writeMe([:])
+        output.raw("</HealthData>\n")
+        try output.close()
+        summary.bytes = output.total
+        return summary
+    }
+}
