@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// `health export`, end to end: the built binary on a real store in a temporary folder.
+@Suite("health CLI: export")
+struct ExportCommandTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func health(_ arguments: String...) throws -> CLIRun {
+        try runHealth(arguments, in: folder)
+    }
+
+    @Test func anImportedExportIsWrittenAsAZipThatAnotherStoreImportsWhole() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let export = [root.deletingLastPathComponent().appendingPathComponent("shared"), URL(fileURLWithPath: "/work/shared")]
+            .map { $0.appendingPathComponent("fixtures/apple-health-export/dogsheep_healthkit-to-sqlite/export.xml") }
+            .first { FileManager.default.fileExists(atPath: $0.path) }!
+        #expect(try health("import", export.path).status == 0)
+
+        let written = try health("export", "out/export.zip")
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(written.stdout.contains("1         HKWorkoutTypeIdentifier"))
+        #expect(written.stdout.contains("2         activity summaries"))
+        #expect(written.stdout.contains("3 samples written to \(folder.appendingPathComponent("out/export.zip").path)"))
+
+        let again = try health("import", "out/export.zip", "--store", "second")
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("3 samples added, 0 already in the store"))
+        #expect(!again.stdout.contains("Left out"))
+
+        let refused = try health("export", "out/export.zip")
+        #expect(refused.status != 0 && refused.stderr.contains("already exists"))
+    }
+}
