@@ -28,7 +28,11 @@ let package = Package(
         // The engine: one person's store on SQLite (GRDB), its authorization database and rules.
         .target(
             name: "HealthStore",
-            dependencies: ["HealthModel", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "HealthModel", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the export import's bulk inserts (bound without GRDB's per-row arguments).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
         // Apple Health export and FHIR files: readers (and, later, writers) for the person's imports.

@@ -1,12 +1,14 @@
 package import Foundation
 package import HealthModel
+package import HealthStore
 
-/// Streams an Apple Health `export.xml` into HealthKit objects, in constant memory: `Record`s (quantity and category,
-/// with their `MetadataEntry`s), `Correlation`s (their nested Records are the same samples as the top-level copies and
-/// get the same UUIDs, so they are stored once), `Me` characteristics and `ActivitySummary`s. Each object's UUID is
-/// derived from what it is (type, source, instants, value in the type's canonical unit, device), so importing the
-/// same data twice — or an overlapping newer export, whose dates carry another UTC offset or whose units follow
-/// another preference — yields the same UUIDs.
+/// Streams an Apple Health `export.xml` into store rows and HealthKit objects, in constant memory: `Record`s (quantity
+/// and category, with their `MetadataEntry`s) become rows read straight from the file's bytes (`ExportRecordReader`);
+/// `Correlation`s (their nested Records are the same samples as the top-level copies and get the same UUIDs, so they are
+/// stored once), `Workout`s, `Me` characteristics and `ActivitySummary`s become objects. Each UUID is derived from what
+/// the object is (type, source, instants, value in the type's canonical unit, device), so importing the same data twice
+/// — or an overlapping newer export, whose dates carry another UTC offset or whose units follow another preference —
+/// yields the same UUIDs.
 ///
 /// Anything it cannot use is reported with its line and the reason, never a crash: an unknown record type, a value
 /// that is not a number, a unit that does not fit the type, an end before the start. Workouts come with their events,
@@ -20,20 +22,27 @@ package struct ExportImportReader {
         package let reason: String
     }
 
+    /// Samples to store together: plain records as rows, correlations (holding their members) and workouts as objects.
+    package struct Batch: Sendable {
+        package var rows: [ImportedSample] = []
+        package var objects: [HKObject] = []
+        package var count: Int { rows.count + objects.count }
+    }
+
     /// What the reader hands over as it goes.
     package struct Sink {
-        /// A batch of samples (correlations hold their members) to store.
-        package var objects: ([HKObject]) throws -> Void
+        /// A batch of samples to store.
+        package var batch: (Batch) throws -> Void
         /// The `Me` element's attributes.
         package var me: ([String: String]) throws -> Void
         package var activitySummaries: ([HKActivitySummary]) throws -> Void
         /// Bytes of export.xml read and objects read so far, after each chunk of the file.
         package var progress: (Int, Int) -> Void = { _, _ in }
 
-        package init(objects: @escaping ([HKObject]) throws -> Void, me: @escaping ([String: String]) throws -> Void,
+        package init(batch: @escaping (Batch) throws -> Void, me: @escaping ([String: String]) throws -> Void,
                      activitySummaries: @escaping ([HKActivitySummary]) throws -> Void,
                      progress: @escaping (Int, Int) -> Void = { _, _ in }) {
-            self.objects = objects
+            self.batch = batch
             self.me = me
             self.activitySummaries = activitySummaries
             self.progress = progress
@@ -51,20 +60,33 @@ package struct ExportImportReader {
 
     let batchSize: Int
 
-    package init(batchSize: Int = 5_000) {
+    package init(batchSize: Int = 20_000) {
         self.batchSize = batchSize
     }
 
     package func read(_ xml: URL, into sink: Sink) throws -> Summary {
         var state = State(batchSize: batchSize, sink: sink)
-        try XMLStartTagScanner(url: xml).scan(names: State.elements) { tag in
-            try state.start(tag)
+        try XMLStartTagScanner(url: xml).scanInPlace { tag in
+            if tag.nameIs("Record") {
+                try state.openRecord(tag)
+            } else if tag.nameIs("MetadataEntry"), state.pending != nil {
+                guard let key = tag.value("key"), let value = tag.value("value") else {
+                    return state.report(line: tag.line, element: "MetadataEntry", reason: "a MetadataEntry without key or value")
+                }
+                state.pending!.metadata.append((key, value))
+            } else if State.elements.contains(where: tag.nameIs) {
+                try state.start(tag.tag)
+            }
         } end: { name in
-            try state.end(name)
+            if XMLStartTagScanner.equals(name, 0..<name.count, "Record") {
+                try state.closeRecord()
+            } else if let element = State.elements.first(where: { XMLStartTagScanner.equals(name, 0..<name.count, $0) }) {
+                try state.end(element.description)
+            }
         } problem: { line, message in
             state.report(line: line, element: "XML", reason: message)
         } progress: { bytes in
-            sink.progress(bytes, state.summary.read.values.reduce(0, +))
+            sink.progress(bytes, state.samplesRead)
         }
         try state.finish()
         return state.summary
@@ -72,21 +94,20 @@ package struct ExportImportReader {
 
     /// The element being read and what it has collected.
     private struct State {
-        static let elements: Set<String> = ["Me", "Record", "MetadataEntry", "Correlation", "ActivitySummary", "Workout", "WorkoutEvent",
-                                            "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute"]
+        /// The elements read as objects (Records and their metadata are read in place).
+        static let elements: [StaticString] = ["Me", "MetadataEntry", "Correlation", "ActivitySummary", "Workout", "WorkoutEvent",
+                                               "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute"]
 
         let batchSize: Int
         let sink: Sink
         var summary = Summary()
-        var batch: [HKObject] = []
+        var samplesRead = 0
+        var run = (type: "", count: 0)
+        var batch = Batch()
         var summaries: [HKActivitySummary] = []
-        var units: [String: HKUnit] = [:]
-        /// Device strings and source revisions repeat on every record of a source: parsed once each. Device strings
-        /// are keyed without their `0x…` pointer, which changes per record.
-        var devices: [Substring: HKDevice?] = [:]
-        var revisions: [String: HKSourceRevision] = [:]
-        /// An open Record: its attributes, line and metadata entries.
-        var record: (attributes: [String: String], line: Int, metadata: [(String, String)])?
+        var records = ExportRecordReader()
+        /// An open Record (top level or inside a Correlation) and its metadata entries so far.
+        var pending: ExportRecordReader.Open?
         /// An open Correlation and its members so far.
         var correlation: (attributes: [String: String], line: Int, metadata: [(String, String)], members: [HKSample])?
         /// An open Workout, its open WorkoutActivity and WorkoutEvent, and whether a WorkoutRoute is open.
@@ -112,9 +133,6 @@ package struct ExportImportReader {
 
         mutating func start(_ tag: XMLStartTagScanner.Tag) throws {
             switch tag.name {
-            case "Record":
-                record = (tag.attributes, tag.line, [])
-                if tag.selfClosing { try end("Record") }
             case "MetadataEntry":
                 guard let key = tag.attributes["key"], let value = tag.attributes["value"] else {
                     return report(line: tag.line, element: "MetadataEntry", reason: "a MetadataEntry without key or value")
@@ -122,7 +140,6 @@ package struct ExportImportReader {
                 if event != nil { event!.metadata.append((key, value)) }
                 else if inRoute { return }
                 else if activity != nil { activity!.metadata.append((key, value)) }
-                else if record != nil { record!.metadata.append((key, value)) }
                 else if workout != nil { workout!.metadata.append((key, value)) }
                 else if correlation != nil { correlation!.metadata.append((key, value)) }
             case "Correlation":
@@ -155,11 +172,6 @@ package struct ExportImportReader {
 
         mutating func end(_ name: String) throws {
             switch name {
-            case "Record":
-                guard let open = record else { return }
-                record = nil
-                guard let sample = sample(open.attributes, line: open.line, metadata: open.metadata) else { return }
-                if correlation != nil { correlation!.members.append(sample) } else { try add(sample) }
             case "Correlation":
                 guard let open = correlation else { return }
                 correlation = nil
@@ -185,19 +197,39 @@ package struct ExportImportReader {
         }
 
         mutating func finish() throws {
-            if !batch.isEmpty { try sink.objects(batch) }
-            batch.removeAll()
+            if run.count > 0 { summary.read[run.type, default: 0] += run.count }
+            run = ("", 0)
+            if batch.count > 0 { try sink.batch(batch) }
+            batch = Batch()
             if !summaries.isEmpty { try sink.activitySummaries(summaries) }
         }
 
         mutating func add(_ object: HKObject) throws {
-            if let sample = object as? HKSample { summary.read[sample.sampleType.identifier, default: 0] += 1 }
-            for member in (object as? HKCorrelation)?.objects ?? [] { summary.read[member.sampleType.identifier, default: 0] += 1 }
-            batch.append(object)
-            if batch.count >= batchSize {
-                try sink.objects(batch)
-                batch.removeAll(keepingCapacity: true)
-            }
+            if let sample = object as? HKSample { count(sample.sampleType.identifier) }
+            for member in (object as? HKCorrelation)?.objects ?? [] { count(member.sampleType.identifier) }
+            batch.objects.append(object)
+            try flushIfFull()
+        }
+
+        mutating func add(_ row: ImportedSample) throws {
+            count(row.type)
+            batch.rows.append(row)
+            try flushIfFull()
+        }
+
+        /// Counts a sample read; runs of one type are added up before touching the dictionary.
+        mutating func count(_ type: String) {
+            samplesRead += 1
+            if type == run.type { run.count += 1; return }
+            if run.count > 0 { summary.read[run.type, default: 0] += run.count }
+            run = (type, 1)
+        }
+
+        mutating func flushIfFull() throws {
+            guard batch.count >= batchSize else { return }
+            try sink.batch(batch)
+            batch = Batch()
+            batch.rows.reserveCapacity(batchSize)
         }
 
         mutating func report(line: Int, element: String, reason: String) {
@@ -207,55 +239,39 @@ package struct ExportImportReader {
 
         // MARK: Records
 
-        mutating func sample(_ a: [String: String], line: Int, metadata entries: [(String, String)]) -> HKSample? {
-            guard let typeName = a["type"], !typeName.isEmpty else {
-                report(line: line, element: "Record", reason: "a Record without type")
-                return nil
+        mutating func openRecord(_ tag: XMLStartTagScanner.RawTag) throws {
+            switch records.open(tag) {
+            case .success(let open):
+                pending = open
+                if tag.selfClosing { try closeRecord() }
+            case .failure(let reason):
+                pending = nil
+                report(line: tag.line, element: "Record", reason: reason.text)
             }
-            guard let sourceName = a["sourceName"] ?? a["source"] else {
-                report(line: line, element: "Record", reason: "a Record without sourceName")
-                return nil
-            }
-            guard let start = a["startDate"].flatMap(ExportDates.parse), let end = a["endDate"].flatMap(ExportDates.parse) else {
-                report(line: line, element: "Record", reason: "a Record whose startDate or endDate is not a date of the export's form")
-                return nil
-            }
-            guard end >= start else {
-                report(line: line, element: "Record", reason: "a Record that ends before it starts")
-                return nil
-            }
-            let device = self.device(a["device"])
-            let revision = self.revision(sourceName, a["sourceVersion"], device)
-            let metadata = Self.metadata(entries)
-            let type = HKObjectType.type(forIdentifier: typeName)
-            let identity = "\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|\(Self.deviceKey(device))"
-            switch type {
-            case let quantityType as HKQuantityType:
-                // 2015 exports wrote averaged heart rate as min/max/average/recordCount, without a value.
-                guard let valueText = a["value"] ?? a["average"], let value = Double(valueText), value.isFinite else {
-                    report(line: line, element: "Record", reason: "a \(typeName) Record whose value is not a number")
-                    return nil
-                }
-                let unitString = a["unit"] ?? ""
-                guard let unit = self.unit(unitString), unit.isCompatible(with: quantityType.canonicalUnit),
-                      let canonical = try? unit.convert(value, to: quantityType.canonicalUnit) else {
-                    report(line: line, element: "Record", reason: "unit \"\(unitString)\" does not fit \(typeName)")
-                    return nil
-                }
-                let uuid = ExportSources.stableUUID("Record|\(identity)|\(Self.canonicalText(canonical))")
-                return HKQuantitySample.make(type: quantityType, quantity: HKQuantity(unit: unit, doubleValue: value), start: start, end: end,
-                                             uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
-            case let categoryType as HKCategoryType:
-                let valueText = a["value"] ?? ""
-                guard let value = categoryValueRawValuesByName[valueText] ?? Int(valueText) else {
-                    report(line: line, element: "Record", reason: "\"\(valueText)\" is not a value of \(typeName)")
-                    return nil
-                }
-                let uuid = ExportSources.stableUUID("Record|\(identity)|\(value)")
-                return HKCategorySample(type: categoryType, value: value, start: start, end: end, uuid: uuid, metadata: metadata,
-                                        sourceRevision: revision, device: device)
+        }
+
+        /// A Record has ended: a row to store, or a member of the open Correlation.
+        mutating func closeRecord() throws {
+            guard let open = pending else { return }
+            pending = nil
+            let row = records.close(open)
+            guard correlation != nil else { return try add(row) }
+            if let member = sample(row) { correlation!.members.append(member) }
+        }
+
+        /// A row as a HealthKit sample, for a Correlation that holds it.
+        mutating func sample(_ row: ImportedSample) -> HKSample? {
+            guard let uuid = UUID(uuidString: row.uuid) else { return nil }
+            let start = Date(timeIntervalSinceReferenceDate: row.start), end = Date(timeIntervalSinceReferenceDate: row.end)
+            switch HKObjectType.type(forIdentifier: row.type) {
+            case let type as HKQuantityType:
+                guard let value = row.originalValue, let unit = row.unit.flatMap({ records.unit($0) }) else { return nil }
+                return HKQuantitySample.make(type: type, quantity: HKQuantity(unit: unit, doubleValue: value), start: start, end: end,
+                                             uuid: uuid, metadata: row.metadata, sourceRevision: row.revision, device: row.device)
+            case let type as HKCategoryType:
+                return HKCategorySample(type: type, value: Int(row.value), start: start, end: end, uuid: uuid, metadata: row.metadata,
+                                        sourceRevision: row.revision, device: row.device)
             default:
-                report(line: line, element: "Record", reason: "unknown record type \(typeName)")
                 return nil
             }
         }
@@ -275,76 +291,13 @@ package struct ExportImportReader {
                 report(line: open.line, element: "Correlation", reason: "a Correlation without readable Records")
                 return nil
             }
-            let device = self.device(a["device"])
+            let device = records.device(a["device"])
             let members = open.members.map(\.uuid.uuidString).sorted().joined(separator: ",")
-            let uuid = ExportSources.stableUUID("Correlation|\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|\(members)")
+            let uuid = ExportSources.stableUUID("Correlation|\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|\(members)",
+                                                start: start)
             return HKCorrelation(type: type, start: start, end: end, objects: Set(open.members), uuid: uuid,
-                                 metadata: Self.metadata(open.metadata),
-                                 sourceRevision: revision(sourceName, a["sourceVersion"], device), device: device)
-        }
-
-        mutating func device(_ text: String?) -> HKDevice? {
-            guard let text else { return nil }
-            let key = text.firstRange(of: ">, ").map { text[$0.upperBound...] } ?? Substring(text)
-            if let known = devices[key] { return known }
-            let parsed = ExportSources.device(text)
-            devices[key] = parsed
-            return parsed
-        }
-
-        mutating func revision(_ sourceName: String, _ version: String?, _ device: HKDevice?) -> HKSourceRevision {
-            let key = "\(sourceName)|\(version ?? "")|\(Self.deviceKey(device))"
-            if let known = revisions[key] { return known }
-            let made = ExportSources.revision(sourceName: sourceName, sourceVersion: version, device: device)
-            revisions[key] = made
-            return made
-        }
-
-        mutating func unit(_ text: String) -> HKUnit? {
-            if let known = units[text] { return known }
-            guard let parsed = try? HKUnit.parse(text) else { return nil }
-            units[text] = parsed
-            return parsed
-        }
-
-        /// Typed metadata: HealthKit keys by the kind their table gives (a quantity `"6575 cm"`, a number, a Boolean
-        /// `0`/`1`, a date), other keys as text.
-        static func metadata(_ entries: [(String, String)]) -> [String: HKMetadataValue]? {
-            guard !entries.isEmpty else { return nil }
-            var values: [String: HKMetadataValue] = [:]
-            for (key, text) in entries {
-                switch HealthCatalog.metadataValueKind(forKey: key) {
-                case .quantity?:
-                    if let space = text.firstIndex(of: " "), let number = Double(text[..<space]),
-                       let unit = try? HKUnit.parse(String(text[text.index(after: space)...])
-                                                   .replacingOccurrences(of: "/hr·kg", with: "/(hr*kg)")   // HKAverageMETs, two spellings
-                                                   .replacingOccurrences(of: "/hr-kg", with: "/(hr*kg)")) {
-                        values[key] = .quantity(HKQuantity(unit: unit, doubleValue: number))
-                    } else {
-                        values[key] = .string(text)
-                    }
-                case .number?:
-                    if let integer = Int(text) { values[key] = .integer(integer) } else if let double = Double(text) { values[key] = .double(double) } else { values[key] = .string(text) }
-                case .date?:
-                    values[key] = ExportDates.parse(text).map(HKMetadataValue.date) ?? .string(text)
-                default:
-                    values[key] = .string(text)
-                }
-            }
-            return values
-        }
-
-        static func deviceKey(_ device: HKDevice?) -> String {
-            guard let device else { return "" }
-            return [device.name, device.manufacturer, device.model, device.hardwareVersion, device.softwareVersion].map { $0 ?? "" }.joined(separator: ";")
-        }
-
-        /// A value in canonical units, rounded to 6 significant digits, so that the same value exported in another unit
-        /// (154.3236 lb, 70 kg) compares equal.
-        static func canonicalText(_ value: Double) -> String {
-            guard value != 0, value.isFinite else { return "0" }
-            let scale = pow(10, 5 - floor(log10(abs(value))))
-            return "\((value * scale).rounded() / scale)"
+                                 metadata: ExportMetadata.typed(open.metadata),
+                                 sourceRevision: records.revision(sourceName, a["sourceVersion"], device), device: device)
         }
 
         // MARK: Workouts
@@ -364,14 +317,14 @@ package struct ExportImportReader {
                 return nil
             }
             return HKWorkoutEvent(type: type, dateInterval: DateInterval(start: date, duration: max(seconds(a) ?? 0, 0)),
-                                  validatedMetadata: Self.metadata(open.metadata))
+                                  validatedMetadata: ExportMetadata.typed(open.metadata))
         }
 
         mutating func workoutStatistics(_ tag: XMLStartTagScanner.Tag) -> (HKQuantityType, HKStatistics)? {
             let a = tag.attributes
             guard let type = a["type"].flatMap({ HKObjectType.type(forIdentifier: $0) }) as? HKQuantityType,
                   let start = a["startDate"].flatMap(ExportDates.parse), let end = a["endDate"].flatMap(ExportDates.parse),
-                  let unit = a["unit"].flatMap({ self.unit($0) }), unit.isCompatible(with: type.canonicalUnit) else {
+                  let unit = a["unit"].flatMap({ records.unit($0) }), unit.isCompatible(with: type.canonicalUnit) else {
                 report(line: tag.line, element: "WorkoutStatistics", reason: "WorkoutStatistics of unknown type, unit or dates")
                 return nil
             }
@@ -391,7 +344,7 @@ package struct ExportImportReader {
             configuration.activityType = workout?.attributes["workoutActivityType"].flatMap(HKWorkoutActivityType.init(exportName:)) ?? .other
             let uuid = a["uuid"].flatMap(UUID.init(uuidString:)) ?? ExportSources.stableUUID("WorkoutActivity|\(start.timeIntervalSince1970)")
             return HKWorkoutActivity(uuid: uuid, configuration: configuration, start: start, end: a["endDate"].flatMap(ExportDates.parse),
-                                     events: open.events, statistics: open.statistics, metadata: Self.metadata(open.metadata))
+                                     events: open.events, statistics: open.statistics, metadata: ExportMetadata.typed(open.metadata))
         }
 
         mutating func workoutSample(_ open: OpenWorkout) -> HKWorkout? {
@@ -408,7 +361,7 @@ package struct ExportImportReader {
             var statistics = open.statistics
             // Exports before iOS 16 give totals as attributes instead of WorkoutStatistics.
             func total(_ key: String, _ type: HKQuantityType) {
-                guard statistics[type] == nil, let value = a[key].flatMap(Double.init), let unit = a[key + "Unit"].flatMap({ self.unit($0) }),
+                guard statistics[type] == nil, let value = a[key].flatMap(Double.init), let unit = a[key + "Unit"].flatMap({ records.unit($0) }),
                       unit.isCompatible(with: type.canonicalUnit) else { return }
                 statistics[type] = HKStatistics(quantityType: type, startDate: start, endDate: end,
                                                 merged: .init(sum: HKQuantity(unit: unit, doubleValue: value)))
@@ -416,12 +369,13 @@ package struct ExportImportReader {
             total("totalEnergyBurned", HKQuantityType(.activeEnergyBurned))
             total("totalDistance", HKWorkout.distanceType(for: activityType))
             let duration = seconds(a) ?? end.timeIntervalSince(start)
-            let device = self.device(a["device"])
-            let uuid = ExportSources.stableUUID("Workout|\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)")
+            let device = records.device(a["device"])
+            let uuid = ExportSources.stableUUID("Workout|\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)",
+                                                start: start)
             return HKWorkout(activityType: activityType, start: start, end: end, duration: duration,
                              events: open.events.isEmpty ? nil : open.events.sorted { $0.dateInterval.start < $1.dateInterval.start },
-                             activities: open.activities, statistics: statistics, uuid: uuid, metadata: Self.metadata(open.metadata),
-                             sourceRevision: revision(sourceName, a["sourceVersion"], device), device: device)
+                             activities: open.activities, statistics: statistics, uuid: uuid, metadata: ExportMetadata.typed(open.metadata),
+                             sourceRevision: records.revision(sourceName, a["sourceVersion"], device), device: device)
         }
 
         // MARK: Activity summaries

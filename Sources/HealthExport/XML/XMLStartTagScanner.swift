@@ -22,6 +22,54 @@ package struct XMLStartTagScanner {
         package let selfClosing: Bool
     }
 
+    /// A start tag read in place: its name and attributes are spans of the scanner's buffer, valid only inside the
+    /// callback that receives it. Reading an attribute costs no allocation until it is turned into a `String`.
+    package struct RawTag {
+        package let bytes: UnsafeBufferPointer<UInt8>
+        let nameRange: Range<Int>
+        let spans: [AttributeSpan]
+        /// 1-based line of the `<`.
+        package let line: Int
+        package let selfClosing: Bool
+
+        package var name: String { String(decoding: UnsafeBufferPointer(rebasing: bytes[nameRange]), as: UTF8.self) }
+
+        package func nameIs(_ literal: StaticString) -> Bool { XMLStartTagScanner.equals(bytes, nameRange, literal) }
+
+        /// The value of attribute `key` as written (entities not decoded), and whether it holds an entity.
+        package func raw(_ key: StaticString) -> (bytes: UnsafeBufferPointer<UInt8>, hasEntity: Bool)? {
+            for span in spans where XMLStartTagScanner.equals(bytes, span.key, key) {
+                return (UnsafeBufferPointer(rebasing: bytes[span.value]), span.hasEntity)
+            }
+            return nil
+        }
+
+        /// The value of attribute `key`, entities decoded.
+        package func value(_ key: StaticString) -> String? {
+            raw(key).map { $0.hasEntity ? XMLStartTagScanner.decodeEntities(Array($0.bytes)) : String(decoding: $0.bytes, as: UTF8.self) }
+        }
+
+        /// Every attribute, entities decoded.
+        package var attributes: [String: String] {
+            var result: [String: String] = [:]
+            for span in spans {
+                let value = UnsafeBufferPointer(rebasing: bytes[span.value])
+                result[String(decoding: UnsafeBufferPointer(rebasing: bytes[span.key]), as: UTF8.self)] =
+                    span.hasEntity ? XMLStartTagScanner.decodeEntities(Array(value)) : String(decoding: value, as: UTF8.self)
+            }
+            return result
+        }
+
+        package var tag: Tag { Tag(name: name, attributes: attributes, line: line, selfClosing: selfClosing) }
+    }
+
+    /// Where one attribute's name and value lie in the buffer.
+    struct AttributeSpan {
+        let key: Range<Int>
+        let value: Range<Int>
+        let hasEntity: Bool
+    }
+
     let url: URL
     let chunkSize: Int
 
@@ -32,9 +80,12 @@ package struct XMLStartTagScanner {
 
     /// What parsing one construct gave.
     private enum Step {
-        /// A start tag (or nothing worth reporting, when nil), where the next construct begins, and what was wrong in it.
-        case tag(Tag?, next: Int, lines: Int, issues: [String] = [])
-        case end(String?, next: Int, lines: Int)
+        /// A start tag (its attributes are in the scanner's span list), where the next construct begins, and what was
+        /// wrong in it.
+        case start(nameRange: Range<Int>, selfClosing: Bool, next: Int, lines: Int, issues: [String])
+        /// Text, a comment, a declaration: nothing to report.
+        case skip(next: Int, lines: Int)
+        case end(Range<Int>, next: Int, lines: Int)
         /// The construct runs past the buffered bytes.
         case needMore
     }
@@ -43,48 +94,83 @@ package struct XMLStartTagScanner {
     /// tags, and `problem` for each piece of markup it cannot read.
     package func scan(names: Set<String>? = nil, tag: (Tag) throws -> Void, end: (String) throws -> Void = { _ in },
                       problem: (Int, String) -> Void = { _, _ in }, progress: (Int) -> Void = { _ in }) throws {
+        try scanInPlace(tag: { raw in
+            let name = raw.name
+            if names?.contains(name) ?? true { try tag(Tag(name: name, attributes: raw.attributes, line: raw.line, selfClosing: raw.selfClosing)) }
+        }, end: { bytes in
+            let name = String(decoding: bytes, as: UTF8.self)
+            if names?.contains(name) ?? true { try end(name) }
+        }, problem: problem, progress: progress)
+    }
+
+    /// Calls `tag` with every start tag read in place, and `end` with the name of every end tag (both valid only during
+    /// the call): the fast path, for readers that pick the few attributes they need.
+    package func scanInPlace(tag: (RawTag) throws -> Void, end: (UnsafeBufferPointer<UInt8>) throws -> Void = { _ in },
+                             problem: (Int, String) -> Void = { _, _ in }, progress: (Int) -> Void = { _ in }) throws {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw HKError.invalidArgument("cannot read \(url.path)")
         }
         defer { try? handle.close() }
         var buffer: [UInt8] = []
+        var spans: [AttributeSpan] = []
+        spans.reserveCapacity(16)
         var position = 0, line = 1, atEnd = false, read = 0
+        func readMore() throws {
+            buffer.removeSubrange(0..<position)
+            position = 0
+            let chunk = try handle.read(upToCount: chunkSize) ?? Data()
+            if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
+            read += chunk.count
+            progress(read)
+        }
         while true {
             // Read more when the rest of the buffer is short, or when a construct asked for it.
-            if buffer.count - position < 4096 && !atEnd {
-                buffer.removeSubrange(0..<position)
-                position = 0
-                let chunk = try handle.read(upToCount: chunkSize) ?? Data()
-                if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
-                read += chunk.count
-                progress(read)
-            }
+            if buffer.count - position < 4096 && !atEnd { try readMore() }
             if position >= buffer.count { return }
-            let step = buffer.withUnsafeBufferPointer { bytes in Self.step(bytes, from: position, line: line, names: names, atEnd: atEnd) }
-            switch step {
-            case .tag(let found, let next, let lines, let issues):
-                for issue in issues { problem(line, issue) }
-                if let found { try tag(found) }
-                position = next
-                line += lines
-            case .end(let name, let next, let lines):
-                if let name { try end(name) }
-                position = next
-                line += lines
-            case .needMore:
+            let needMore = try buffer.withUnsafeBufferPointer { bytes -> Bool in
+                // Every construct that fits in the buffer, without leaving the closure.
+                while position < bytes.count {
+                    if bytes.count - position < 4096 && !atEnd { return false }
+                    switch Self.step(bytes, from: position, atEnd: atEnd, spans: &spans) {
+                    case .start(let nameRange, let selfClosing, let next, let lines, let issues):
+                        for issue in issues { problem(line, issue) }
+                        try tag(RawTag(bytes: bytes, nameRange: nameRange, spans: spans, line: line, selfClosing: selfClosing))
+                        position = next
+                        line += lines
+                    case .skip(let next, let lines):
+                        position = next
+                        line += lines
+                    case .end(let nameRange, let next, let lines):
+                        try end(UnsafeBufferPointer(rebasing: bytes[nameRange]))
+                        position = next
+                        line += lines
+                    case .needMore:
+                        return true
+                    }
+                }
+                return false
+            }
+            if needMore {
                 if atEnd {
                     problem(line, "the file ends inside markup")
                     return
                 }
                 // Keep the unfinished construct and read on, however long it is.
-                buffer.removeSubrange(0..<position)
-                position = 0
-                let chunk = try handle.read(upToCount: chunkSize) ?? Data()
-                if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
-                read += chunk.count
-                progress(read)
+                try readMore()
             }
         }
+    }
+
+    /// Whether `bytes[range]` is exactly `literal`.
+    @inline(__always) static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ literal: StaticString) -> Bool {
+        guard range.count == literal.utf8CodeUnitCount else { return false }
+        let pointer = literal.utf8Start
+        var offset = 0
+        for index in range {
+            if bytes[index] != pointer[offset] { return false }
+            offset += 1
+        }
+        return true
     }
 
     private static let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), slash = UInt8(ascii: "/"), newline = UInt8(ascii: "\n")
@@ -116,7 +202,7 @@ package struct XMLStartTagScanner {
     }
 
     /// Parses the construct at `from`: text up to the next `<`, or one piece of markup.
-    private static func step(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, line: Int, names: Set<String>?, atEnd: Bool) -> Step {
+    private static func step(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, atEnd: Bool, spans: inout [AttributeSpan]) -> Step {
         var index = from, lines = 0
         // Text: skip to the next '<'.
         if bytes[index] != lt {
@@ -124,7 +210,7 @@ package struct XMLStartTagScanner {
                 if bytes[index] == newline { lines += 1 }
                 index += 1
             }
-            return .tag(nil, next: index, lines: lines)
+            return .skip(next: index, lines: lines)
         }
         guard index + 1 < bytes.count else { return .needMore }
         switch bytes[index + 1] {
@@ -138,24 +224,23 @@ package struct XMLStartTagScanner {
                 cursor += 1
             }
             guard cursor < bytes.count else { return .needMore }
-            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self)
-            return .end(names.map { $0.contains(name) } ?? true ? name : nil, next: cursor + 1, lines: lines)
+            return .end(nameStart..<nameEnd, next: cursor + 1, lines: lines)
         case UInt8(ascii: "?"):
             guard let (next, crossed) = find(bytes, index + 2, "?>") else { return .needMore }
-            return .tag(nil, next: next, lines: crossed)
+            return .skip(next: next, lines: crossed)
         case UInt8(ascii: "!"):
             if has(bytes, index, "<!--") {
                 guard let (next, crossed) = find(bytes, index + 4, "-->") else { return .needMore }
-                return .tag(nil, next: next, lines: crossed)
+                return .skip(next: next, lines: crossed)
             }
             if has(bytes, index, "<![CDATA[") {
                 guard let (next, crossed) = find(bytes, index + 9, "]]>") else { return .needMore }
-                return .tag(nil, next: next, lines: crossed)
+                return .skip(next: next, lines: crossed)
             }
             if index + 9 > bytes.count, !atEnd { return .needMore }
             return declaration(bytes, from: index)
         default:
-            return startTag(bytes, from: index, line: line, names: names)
+            return startTag(bytes, from: index, spans: &spans)
         }
     }
 
@@ -182,7 +267,7 @@ package struct XMLStartTagScanner {
                 index = next
                 continue
             case gt where depth <= 0:
-                return .tag(nil, next: index + 1, lines: lines)
+                return .skip(next: index + 1, lines: lines)
             default: break
             }
             index += 1
@@ -190,14 +275,14 @@ package struct XMLStartTagScanner {
         return .needMore
     }
 
-    private static func startTag(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, line: Int, names: Set<String>?) -> Step {
+    private static func startTag(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, spans: inout [AttributeSpan]) -> Step {
         var index = from + 1, lines = 0
         let nameStart = index
         while index < bytes.count, !isSpace(bytes[index]), bytes[index] != gt, bytes[index] != slash { index += 1 }
         guard index < bytes.count else { return .needMore }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<index]), as: UTF8.self)
-        let keep = names?.contains(name) ?? true
-        var attributes: [String: String] = [:]
+        let nameRange = nameStart..<index
+        let name = { String(decoding: UnsafeBufferPointer(rebasing: bytes[nameRange]), as: UTF8.self) }
+        spans.removeAll(keepingCapacity: true)
         var selfClosing = false
         var issues: [String] = []
         while true {
@@ -222,7 +307,7 @@ package struct XMLStartTagScanner {
             let key = { String(decoding: UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]), as: UTF8.self) }
             guard bytes[index] == equals else {
                 // The iOS 8 export bug: metadata keys with spaces written as attribute names. Skip the word, keep the tag.
-                issues.append("attribute \(key()) of <\(name)> has no value")
+                issues.append("attribute \(key()) of <\(name())> has no value")
                 if index == keyStart { index += 1 }
                 continue
             }
@@ -234,7 +319,7 @@ package struct XMLStartTagScanner {
             guard index < bytes.count else { return .needMore }
             let open = bytes[index]
             guard open == quote || open == apostrophe else {
-                issues.append("attribute \(key()) of <\(name)> is not quoted")
+                issues.append("attribute \(key()) of <\(name())> is not quoted")
                 while index < bytes.count, !isSpace(bytes[index]), bytes[index] != gt { index += 1 }
                 continue
             }
@@ -246,14 +331,10 @@ package struct XMLStartTagScanner {
                 index += 1
             }
             guard index < bytes.count else { return .needMore }
-            if keep {
-                let raw = UnsafeBufferPointer(rebasing: bytes[valueStart..<index])
-                attributes[key()] = hasEntity ? decodeEntities(Array(raw)) : String(decoding: raw, as: UTF8.self)
-            }
+            spans.append(AttributeSpan(key: keyStart..<keyEnd, value: valueStart..<index, hasEntity: hasEntity))
             index += 1
         }
-        return .tag(keep ? Tag(name: name, attributes: attributes, line: line, selfClosing: selfClosing) : nil, next: index, lines: lines,
-                    issues: issues)
+        return .start(nameRange: nameRange, selfClosing: selfClosing, next: index, lines: lines, issues: issues)
     }
 
     /// The text of an attribute value with `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` and numeric references decoded.

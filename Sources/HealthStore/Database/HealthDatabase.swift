@@ -18,10 +18,32 @@ package final class HealthDatabase: Sendable {
             writer = try DatabasePool(path: directory.appendingPathComponent("health.sqlite").path, configuration: configuration)
             self.directory = directory
             try HealthDatabase.migrator.migrate(writer)
+            try restoreSampleIndexes()
         } catch let error as DatabaseError {
             throw HKError(.errorDatabaseInaccessible, "cannot open the store at \(directory.path): \(error.message ?? "SQLite error \(error.resultCode)")")
         } catch let error as CocoaError {
             throw HKError(.errorDatabaseInaccessible, "cannot create the store folder \(directory.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The `sample` table's secondary indexes, as the latest migration defines them. A bulk import into an empty store
+    /// drops them and builds each once at the end (`SampleStore.beginBulkLoad`); opening a store rebuilds any that an
+    /// interrupted import left missing, so queries never lose them for longer than one import.
+    package static let sampleIndexes: [(name: String, columns: [String])] = [
+        ("sample_type_start", ["type", "startDate"]), ("sample_type_end", ["type", "endDate"]),
+        ("sample_source", ["sourceId"]), ("sample_correlation", ["correlationId"]),
+    ]
+
+    /// Creates the `sample` indexes that are missing.
+    package func restoreSampleIndexes() throws {
+        let names = Self.sampleIndexes.map(\.name)
+        let present = try writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN (\(databaseQuestionMarks(count: names.count)))",
+                             arguments: StatementArguments(names)) ?? 0
+        }
+        guard present < names.count else { return }
+        try writer.write { db in
+            for index in Self.sampleIndexes { try db.create(index: index.name, on: "sample", columns: index.columns, options: .ifNotExists) }
         }
     }
 

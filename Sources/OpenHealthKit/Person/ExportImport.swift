@@ -42,11 +42,21 @@ extension HealthPerson {
         defer { location.cleanUp() }
         let total = (try? FileManager.default.attributesOfItem(atPath: location.xml.path)[.size] as? Int) ?? 0
         var result = ExportImport()
-        let store = sampleStore
-        let sink = ExportImportReader.Sink(objects: { objects in
-            let counts = try store.importExported(objects)
-            for (type, count) in counts.added { result.added[type, default: 0] += count }
-            result.alreadyStored += counts.existing
+        // Batches are stored on a second thread while the next ones are read; the writer alone touches `stored`
+        // until `finish` has waited for it.
+        let store = sampleStore, session = SampleStore.ImportSession(), stored = StoredCounts()
+        // Into an empty store, the sample indexes are built once at the end instead of row by row (after the writer
+        // has stopped: this `defer` runs last).
+        let bulk = try store.beginBulkLoad()
+        defer { if bulk { try? store.endBulkLoad() } }
+        let pipeline = ImportPipeline<ExportImportReader.Batch> { batch in
+            let counts = try store.importBatch(rows: batch.rows, objects: batch.objects, session: session)
+            for (type, count) in counts.added { stored.added[type, default: 0] += count }
+            stored.existing += counts.existing
+        }
+        defer { pipeline.close() }
+        let sink = ExportImportReader.Sink(batch: { batch in
+            try pipeline.submit(batch)
         }, me: { attributes in
             result.characteristics = try self.setCharacteristics(fromExport: attributes)
         }, activitySummaries: { summaries in
@@ -56,6 +66,10 @@ extension HealthPerson {
             result.activitySummaries = byDay.count
         }, progress: { bytes, samples in progress?(bytes, total, samples) })
         let summary = try ExportImportReader().read(location.xml, into: sink)
+        try pipeline.finish()
+        if bulk { try store.endBulkLoad() }
+        result.added = stored.added
+        result.alreadyStored = stored.existing
         result.read = summary.read
         result.problems = summary.problems.map { ExportImport.Problem(line: $0.line, element: $0.element, reason: $0.reason) }
         result.problemCounts = summary.problemCounts
@@ -89,4 +103,10 @@ extension HealthPerson {
         }
         return set
     }
+}
+
+/// What the import's writing thread has stored so far.
+private final class StoredCounts: @unchecked Sendable {
+    var added: [String: Int] = [:]
+    var existing = 0
 }

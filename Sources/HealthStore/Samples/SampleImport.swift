@@ -1,0 +1,275 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+package import HealthModel
+
+/// One exported sample, ready to store: the export importer builds these straight from the XML, without a HealthKit
+/// object per record, and `SampleStore.importBatch` binds them to SQLite directly.
+package struct ImportedSample: Sendable {
+    package var uuid: String
+    package var type: String
+    /// Quantity or category.
+    package var isQuantity: Bool
+    /// Seconds since 2001 (the store's dates).
+    package var start: Double
+    package var end: Double
+    /// The value in the type's base unit (a category's raw value).
+    package var value: Double
+    /// A quantity's value and unit as recorded.
+    package var originalValue: Double?
+    package var unit: String?
+    /// Shared by every sample of one source revision (and device): the store looks their rows up once.
+    package var revision: HKSourceRevision
+    package var device: HKDevice?
+    package var metadata: [String: HKMetadataValue]?
+
+    package init(uuid: String, type: String, isQuantity: Bool, start: Double, end: Double, value: Double, originalValue: Double?,
+                 unit: String?, revision: HKSourceRevision, device: HKDevice?, metadata: [String: HKMetadataValue]?) {
+        self.uuid = uuid
+        self.type = type
+        self.isQuantity = isQuantity
+        self.start = start
+        self.end = end
+        self.value = value
+        self.originalValue = originalValue
+        self.unit = unit
+        self.revision = revision
+        self.device = device
+        self.metadata = metadata
+    }
+}
+
+extension SampleStore {
+    /// What an import batch did.
+    package struct ImportCounts: Sendable {
+        /// Newly stored objects by type identifier (correlation members under their own type).
+        package var added: [String: Int] = [:]
+        /// Objects already in the store (same UUID), left as they are.
+        package var existing = 0
+    }
+
+    /// Source and device rows already looked up during one import: source revisions and devices are shared objects,
+    /// so a lookup is one pointer comparison. Used by one import at a time.
+    package final class ImportSession: @unchecked Sendable {
+        var sources: [ObjectIdentifier: (revision: HKSourceRevision, id: Int64, osVersion: String)] = [:]
+        var devices: [ObjectIdentifier: (device: HKDevice, id: Int64)] = [:]
+
+        package init() {}
+    }
+
+    /// Prepares a large import: when the store holds no samples yet, drops the `sample` table's secondary indexes, so
+    /// rows are appended without maintaining them, and returns true; `endBulkLoad` then builds each index once, from
+    /// sorted data — several times faster than keeping them up to date row by row. (If the process dies in between,
+    /// the next opening of the store rebuilds them.) A store that already holds samples is left as it is.
+    package func beginBulkLoad() throws -> Bool {
+        try write { db in
+            guard try Int.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sample)") == 0 else { return false }
+            for index in HealthDatabase.sampleIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
+            return true
+        }
+    }
+
+    /// Builds the indexes `beginBulkLoad` dropped.
+    package func endBulkLoad() throws {
+        try database.restoreSampleIndexes()
+    }
+
+    /// Adds exported objects on the person's behalf, in one transaction, skipping those whose UUID is already stored —
+    /// so re-importing adds nothing. A correlation's members that are already stored (as the export's top-level copies)
+    /// are linked to it rather than stored twice.
+    package func importExported(_ objects: [HKObject]) throws -> ImportCounts {
+        try importBatch(rows: [], objects: objects, session: ImportSession())
+    }
+
+    /// Adds a batch of an export in one transaction: `rows` first (bound straight to SQLite; a UUID already stored is
+    /// skipped), then `objects` (correlations, workouts) as `importExported` does.
+    package func importBatch(rows: [ImportedSample], objects: [HKObject], session: ImportSession) throws -> ImportCounts {
+        guard !rows.isEmpty || !objects.isEmpty else { return ImportCounts() }
+        let counts = try write { db -> ImportCounts in
+            let now = Date().timeIntervalSinceReferenceDate
+            var counts = try insertRows(rows, savedAt: now, session: session, in: db)
+            if !objects.isEmpty {
+                let more = try insertObjects(objects, savedAt: now, in: db)
+                counts.existing += more.existing
+                counts.added.merge(more.added, uniquingKeysWith: +)
+            }
+            return counts
+        }
+        changes.post(Set(counts.added.keys))
+        return counts
+    }
+
+    private func insertRows(_ rows: [ImportedSample], savedAt: Double, session: ImportSession, in db: Database) throws -> ImportCounts {
+        var counts = ImportCounts()
+        guard !rows.isEmpty else { return counts }
+        var longest: [String: Double] = [:]
+        for row in rows where row.end - row.start > longest[row.type] ?? -1 { longest[row.type] = row.end - row.start }
+        let upsert = try db.cachedStatement(sql: """
+            INSERT INTO typeSpan (type, maxDuration) VALUES (?, ?)
+            ON CONFLICT (type) DO UPDATE SET maxDuration = MAX(maxDuration, excluded.maxDuration)
+            """)
+        for (type, duration) in longest { try upsert.execute(arguments: [type, duration]) }
+
+        let connection = db.sqliteConnection
+        let insert = try RawStatement(connection, """
+            INSERT OR IGNORE INTO sample (uuid, type, kind, startDate, endDate, value, originalValue, unit, count, sourceId, sourceVersion,
+                                          productType, osVersion, deviceId, correlationId, savedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, NULL, ?)
+            """)
+        let insertMetadata = try RawStatement(connection, "INSERT INTO metadata (sampleId, key, kind, text, number, integer) VALUES (?, ?, ?, ?, ?, ?)")
+        for row in rows {
+            let source = try sourceRow(row.revision, session: session, in: db)
+            let deviceId = try row.device.map { try deviceRow($0, session: session, in: db) }
+            insert.bind(1, row.uuid)
+            insert.bind(2, row.type)
+            insert.bind(3, Int64(row.isQuantity ? SampleKind.quantity.rawValue : SampleKind.category.rawValue))
+            insert.bind(4, row.start)
+            insert.bind(5, row.end)
+            insert.bind(6, row.value)
+            insert.bind(7, row.originalValue)
+            insert.bind(8, row.unit)
+            insert.bind(9, source.id)
+            insert.bind(10, row.revision.version)
+            insert.bind(11, row.revision.productType)
+            insert.bind(12, source.osVersion)
+            insert.bind(13, deviceId)
+            insert.bind(14, savedAt)
+            try insert.run()
+            guard sqlite3_changes(connection) == 1 else {
+                counts.existing += 1
+                continue
+            }
+            counts.added[row.type, default: 0] += 1
+            guard let metadata = row.metadata else { continue }
+            let sampleId = sqlite3_last_insert_rowid(connection)
+            for (key, value) in metadata {
+                let (kind, text, number, integer) = MetadataRecord.Kind.encode(value)
+                insertMetadata.bind(1, sampleId)
+                insertMetadata.bind(2, key)
+                insertMetadata.bind(3, Int64(kind.rawValue))
+                insertMetadata.bind(4, text)
+                insertMetadata.bind(5, number)
+                insertMetadata.bind(6, integer)
+                try insertMetadata.run()
+            }
+        }
+        return counts
+    }
+
+    private func sourceRow(_ revision: HKSourceRevision, session: ImportSession, in db: Database) throws -> (id: Int64, osVersion: String) {
+        if let known = session.sources[ObjectIdentifier(revision)] { return (known.id, known.osVersion) }
+        let id = try SampleStore.sourceId(for: revision.source, in: db, create: true)!
+        let osVersion = SampleStore.format(revision.operatingSystemVersion)
+        session.sources[ObjectIdentifier(revision)] = (revision, id, osVersion)
+        return (id, osVersion)
+    }
+
+    private func deviceRow(_ device: HKDevice, session: ImportSession, in db: Database) throws -> Int64 {
+        if let known = session.devices[ObjectIdentifier(device)] { return known.id }
+        let id = try SampleStore.deviceId(for: device, in: db)
+        session.devices[ObjectIdentifier(device)] = (device, id)
+        return id
+    }
+
+    /// Exported objects (correlations with their members, workouts, anything not a plain row), skipping stored UUIDs.
+    private func insertObjects(_ objects: [HKObject], savedAt now: Double, in db: Database) throws -> ImportCounts {
+        var counts = ImportCounts()
+        var uuids: [String] = []
+        for object in objects {
+            uuids.append(object.uuid.uuidString)
+            for member in (object as? HKCorrelation)?.objects ?? [] { uuids.append(member.uuid.uuidString) }
+        }
+        var stored = Set<String>()
+        for chunk in stride(from: 0, to: uuids.count, by: 500).map({ Array(uuids[$0..<min($0 + 500, uuids.count)]) }) {
+            stored.formUnion(try String.fetchAll(db, sql: "SELECT uuid FROM sample WHERE uuid IN (\(databaseQuestionMarks(count: chunk.count)))",
+                                                 arguments: StatementArguments(chunk)))
+        }
+        let fresh = objects.filter { !stored.contains($0.uuid.uuidString) }
+        try SampleStore.recordSpans(fresh, in: db)
+        var sourceIds: [String: Int64] = [:]
+        func sourceId(_ revision: HKSourceRevision) throws -> Int64 {
+            if let known = sourceIds[revision.source.bundleIdentifier] { return known }
+            let id = try SampleStore.sourceId(for: revision.source, in: db, create: true)!
+            sourceIds[revision.source.bundleIdentifier] = id
+            return id
+        }
+        let now = Date().timeIntervalSinceReferenceDate
+        let cache = InsertCache()
+        for object in objects {
+            // Already stored, or stored earlier in this batch (a member of a correlation read before its top-level copy).
+            guard stored.insert(object.uuid.uuidString).inserted else {
+                counts.existing += 1
+                continue
+            }
+            guard let correlation = object as? HKCorrelation else {
+                try insert(object, sourceId: try sourceId(object.sourceRevision), revision: object.sourceRevision, correlationId: nil,
+                           savedAt: now, in: db, cache: cache)
+                counts.added[(object as! HKSample).sampleType.identifier, default: 0] += 1
+                continue
+            }
+            let shell = HKCorrelation(type: correlation.correlationType, start: correlation.startDate, end: correlation.endDate, objects: [],
+                                      uuid: correlation.uuid, metadata: correlation.metadataValues,
+                                      sourceRevision: correlation.sourceRevision, device: correlation.device)
+            try insert(shell, sourceId: try sourceId(shell.sourceRevision), revision: shell.sourceRevision, correlationId: nil, savedAt: now, in: db,
+                       cache: cache)
+            counts.added[correlation.sampleType.identifier, default: 0] += 1
+            let correlationId = try Int64.fetchOne(db, sql: "SELECT id FROM sample WHERE uuid = ?", arguments: [correlation.uuid.uuidString])!
+            for member in correlation.objects {
+                if !stored.insert(member.uuid.uuidString).inserted {
+                    try db.execute(sql: "UPDATE sample SET correlationId = ? WHERE uuid = ?", arguments: [correlationId, member.uuid.uuidString])
+                } else {
+                    try insert(member, sourceId: try sourceId(member.sourceRevision), revision: member.sourceRevision,
+                               correlationId: correlationId, savedAt: now, in: db, cache: cache)
+                    counts.added[member.sampleType.identifier, default: 0] += 1
+                }
+            }
+        }
+        return counts
+    }
+}
+
+/// A statement prepared on the raw connection and bound without GRDB's per-row argument arrays: the bulk-insert path.
+/// Text is bound as a transient copy; the statement is finalized with the object.
+private final class RawStatement {
+    let handle: OpaquePointer
+    let connection: OpaquePointer
+
+    init(_ connection: OpaquePointer?, _ sql: String) throws {
+        guard let connection else { throw HKError(.errorDatabaseInaccessible, "the store's database is closed") }
+        self.connection = connection
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw HKError(.errorDatabaseInaccessible, "cannot prepare an import statement: \(String(cString: sqlite3_errmsg(connection)))")
+        }
+        handle = statement
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    func bind(_ index: Int32, _ value: String?) {
+        guard var value else { sqlite3_bind_null(handle, index); return }
+        value.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { sqlite3_bind_text(handle, index, "", 0, Self.transient); return }
+            sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+        }
+    }
+
+    func bind(_ index: Int32, _ value: Double?) {
+        if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    func bind(_ index: Int32, _ value: Int64?) {
+        if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    /// Steps the statement once and resets it for the next row.
+    func run() throws {
+        let code = sqlite3_step(handle)
+        sqlite3_reset(handle)
+        guard code == SQLITE_DONE else {
+            throw HKError(.errorDatabaseInaccessible, "import insert failed: \(String(cString: sqlite3_errmsg(connection)))")
+        }
+    }
+}
