@@ -188,8 +188,8 @@ package struct ExportRows: Sendable {
     private func paginate(_ query: String, db: Database, _ body: ([SampleRecord]) throws -> Void) throws {
         var last = Int64.min
         while true {
-            let rows = try Row.fetchAll(db, sql: "\(query) AND id > ? ORDER BY id LIMIT ?", arguments: [last, batchSize])
-                .map(SampleRecord.init(row:))
+            // Decoded straight from the statement (a copied row looks each column up by a lowercased linear search).
+            let rows = try SampleRecord.fetchAll(db, sql: "\(query) AND id > ? ORDER BY id LIMIT ?", arguments: [last, batchSize])
             guard let lastRow = rows.last, let id = lastRow.id else { break }
             last = id
             try body(rows)
@@ -228,10 +228,9 @@ package struct ExportRows: Sendable {
         func metadata(of ids: [Int64]) throws -> [Int64: [(key: String, value: HKMetadataValue)]] {
             guard !ids.isEmpty else { return [:] }
             var byId: [Int64: [(key: String, value: HKMetadataValue)]] = [:]
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM metadata WHERE sampleId IN (SELECT value FROM json_each(?))",
-                                        arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
-            for row in rows {
-                let record = try MetadataRecord(row: row)
+            let records = try MetadataRecord.fetchAll(db, sql: "SELECT * FROM metadata WHERE sampleId IN (SELECT value FROM json_each(?))",
+                                                      arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+            for record in records {
                 byId[record.sampleId, default: []].append((record.key, try record.value()))
             }
             for id in byId.keys { byId[id]!.sort { $0.key < $1.key } }
@@ -242,9 +241,8 @@ package struct ExportRows: Sendable {
             let correlationIds = rows.filter { $0.kind == .correlation }.compactMap(\.id)
             var members: [Int64: [SampleRecord]] = [:]
             if !correlationIds.isEmpty {
-                for row in try Row.fetchAll(db, sql: "SELECT * FROM sample WHERE correlationId IN (SELECT value FROM json_each(?)) ORDER BY id",
-                                            arguments: ["[" + correlationIds.map(String.init).joined(separator: ",") + "]"]) {
-                    let member = try SampleRecord(row: row)
+                for member in try SampleRecord.fetchAll(db, sql: "SELECT * FROM sample WHERE correlationId IN (SELECT value FROM json_each(?)) ORDER BY id",
+                                                        arguments: ["[" + correlationIds.map(String.init).joined(separator: ",") + "]"]) {
                     members[member.correlationId!, default: []].append(member)
                 }
             }
@@ -274,7 +272,7 @@ package struct ExportRows: Sendable {
                 value = .workout(try WorkoutStorage.workout(
                     row: row, metadata: entries.isEmpty ? nil : Dictionary(entries, uniquingKeysWith: { $1 }), revision: revision,
                     device: device?.device, in: db))
-            case .document, .clinicalRecord:
+            case .document, .clinicalRecord, .route:
                 throw HKError(.errorDatabaseInaccessible, "a \(row.type) sample is not a Record of an export")
             }
             return ExportSample(uuid: uuid, type: row.type, value: value, startDate: Date(timeIntervalSinceReferenceDate: row.startDate),
