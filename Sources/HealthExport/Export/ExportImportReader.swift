@@ -26,7 +26,9 @@ package struct ExportImportReader {
     package struct Batch: Sendable {
         package var rows: [ImportedSample] = []
         package var objects: [HKObject] = []
-        package var count: Int { rows.count + objects.count }
+        /// Workout routes, after the workouts they belong to.
+        package var routes: [SampleStore.ImportedRoute] = []
+        package var count: Int { rows.count + objects.count + routes.count }
     }
 
     /// What the reader hands over as it goes.
@@ -65,7 +67,7 @@ package struct ExportImportReader {
     }
 
     package func read(_ xml: URL, into sink: Sink) throws -> Summary {
-        var state = State(batchSize: batchSize, sink: sink)
+        var state = State(batchSize: batchSize, sink: sink, root: xml.deletingLastPathComponent())
         try XMLStartTagScanner(url: xml).scanInPlace { tag in
             if tag.nameIs("Record") {
                 try state.openRecord(tag)
@@ -96,7 +98,8 @@ package struct ExportImportReader {
     private struct State {
         /// The elements read as objects (Records and their metadata are read in place).
         static let elements: [StaticString] = ["Me", "MetadataEntry", "Correlation", "ActivitySummary", "Workout", "WorkoutEvent",
-                                               "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute"]
+                                               "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute", "Location",
+                                               "FileReference"]
 
         let batchSize: Int
         let sink: Sink
@@ -110,11 +113,22 @@ package struct ExportImportReader {
         var pending: ExportRecordReader.Open?
         /// An open Correlation and its members so far.
         var correlation: (attributes: [String: String], line: Int, metadata: [(String, String)], members: [HKSample])?
-        /// An open Workout, its open WorkoutActivity and WorkoutEvent, and whether a WorkoutRoute is open.
+        /// The folder export.xml is in: `FileReference` paths start there.
+        let root: URL
+        /// An open Workout, its open WorkoutActivity, WorkoutEvent and WorkoutRoute.
         var workout: OpenWorkout?
         var activity: OpenWorkout?
         var event: (attributes: [String: String], line: Int, metadata: [(String, String)])?
-        var inRoute = false
+        var route: OpenRoute?
+
+        /// A WorkoutRoute being read: its attributes, metadata, inline `Location`s (exports up to v8) and GPX files (later).
+        struct OpenRoute {
+            var attributes: [String: String]
+            var line: Int
+            var metadata: [(String, String)] = []
+            var locations: [CLLocation] = []
+            var files: [String] = []
+        }
 
         /// What a Workout or WorkoutActivity has collected.
         struct OpenWorkout {
@@ -124,11 +138,13 @@ package struct ExportImportReader {
             var events: [HKWorkoutEvent] = []
             var statistics: [HKQuantityType: HKStatistics] = [:]
             var activities: [HKWorkoutActivity] = []
+            var routes: [(route: OpenRoute, locations: [CLLocation])] = []
         }
 
-        init(batchSize: Int, sink: Sink) {
+        init(batchSize: Int, sink: Sink, root: URL) {
             self.batchSize = batchSize
             self.sink = sink
+            self.root = root
         }
 
         mutating func start(_ tag: XMLStartTagScanner.Tag) throws {
@@ -138,7 +154,7 @@ package struct ExportImportReader {
                     return report(line: tag.line, element: "MetadataEntry", reason: "a MetadataEntry without key or value")
                 }
                 if event != nil { event!.metadata.append((key, value)) }
-                else if inRoute { return }
+                else if route != nil { route!.metadata.append((key, value)) }
                 else if activity != nil { activity!.metadata.append((key, value)) }
                 else if workout != nil { workout!.metadata.append((key, value)) }
                 else if correlation != nil { correlation!.metadata.append((key, value)) }
@@ -163,8 +179,12 @@ package struct ExportImportReader {
                     if activity != nil { activity!.statistics[type] = statistics } else { workout!.statistics[type] = statistics }
                 }
             case "WorkoutRoute" where workout != nil:
-                report(line: tag.line, element: "WorkoutRoute", reason: "workout routes are not imported yet")
-                inRoute = !tag.selfClosing
+                route = OpenRoute(attributes: tag.attributes, line: tag.line)
+                if tag.selfClosing { try end("WorkoutRoute") }
+            case "Location" where route != nil:
+                if let location = location(tag) { route!.locations.append(location) }
+            case "FileReference" where route != nil:
+                if let path = tag.attributes["path"], !path.isEmpty { route!.files.append(path) }
             default:
                 break
             }
@@ -186,11 +206,15 @@ package struct ExportImportReader {
                 activity = nil
                 if let made = workoutActivity(open) { workout?.activities.append(made) }
             case "WorkoutRoute":
-                inRoute = false
+                guard let open = route else { return }
+                route = nil
+                if let locations = routeLocations(open) { workout?.routes.append((open, locations)) }
             case "Workout":
                 guard let open = workout else { return }
                 workout = nil
-                if let made = workoutSample(open) { try add(made) }
+                guard let made = workoutSample(open) else { return }
+                try add(made)
+                for (route, locations) in open.routes { if let made = workoutRoute(route, locations: locations, of: made) { try add(made) } }
             default:
                 break
             }
@@ -208,6 +232,12 @@ package struct ExportImportReader {
             if let sample = object as? HKSample { count(sample.sampleType.identifier) }
             for member in (object as? HKCorrelation)?.objects ?? [] { count(member.sampleType.identifier) }
             batch.objects.append(object)
+            try flushIfFull()
+        }
+
+        mutating func add(_ route: SampleStore.ImportedRoute) throws {
+            count(route.route.sampleType.identifier)
+            batch.routes.append(route)
             try flushIfFull()
         }
 
@@ -376,6 +406,63 @@ package struct ExportImportReader {
                              events: open.events.isEmpty ? nil : open.events.sorted { $0.dateInterval.start < $1.dateInterval.start },
                              activities: open.activities, statistics: statistics, uuid: uuid, metadata: ExportMetadata.typed(open.metadata),
                              sourceRevision: records.revision(sourceName, a["sourceVersion"], device), device: device)
+        }
+
+        // MARK: Routes
+
+        /// An inline `<Location date latitude longitude altitude horizontalAccuracy verticalAccuracy course speed/>`.
+        mutating func location(_ tag: XMLStartTagScanner.Tag) -> CLLocation? {
+            let a = tag.attributes
+            guard let date = a["date"].flatMap(ExportDates.parse), let latitude = a["latitude"].flatMap(Double.init),
+                  let longitude = a["longitude"].flatMap(Double.init) else {
+                report(line: tag.line, element: "Location", reason: "a Location without date, latitude or longitude")
+                return nil
+            }
+            func number(_ key: String, _ missing: Double) -> Double { a[key].flatMap(Double.init) ?? missing }
+            return CLLocation(coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: number("altitude", 0),
+                              horizontalAccuracy: number("horizontalAccuracy", 0), verticalAccuracy: number("verticalAccuracy", -1),
+                              course: number("course", -1), speed: number("speed", -1), timestamp: date)
+        }
+
+        /// A route's points: inline, then from its GPX files in order. Nil (and reported) when it has none.
+        mutating func routeLocations(_ open: OpenRoute) -> [CLLocation]? {
+            var locations = open.locations
+            for path in open.files {
+                let file = root.appendingPathComponent(path.hasPrefix("/") ? String(path.dropFirst()) : path)
+                guard FileManager.default.fileExists(atPath: file.path) else {
+                    report(line: open.line, element: "WorkoutRoute", reason: "the route file \(path) is not in the export")
+                    continue
+                }
+                do {
+                    locations += try GPXReader.locations(at: file)
+                } catch let error as HKError {
+                    report(line: open.line, element: "WorkoutRoute", reason: error.message)
+                } catch {
+                    report(line: open.line, element: "WorkoutRoute", reason: "cannot read the route file \(path)")
+                }
+            }
+            guard !locations.isEmpty else {
+                report(line: open.line, element: "WorkoutRoute", reason: "a WorkoutRoute without readable locations")
+                return nil
+            }
+            return locations
+        }
+
+        /// A route of a stored workout, in its own source (the watch or phone that recorded it).
+        mutating func workoutRoute(_ open: OpenRoute, locations: [CLLocation], of workout: HKWorkout) -> SampleStore.ImportedRoute? {
+            let a = open.attributes
+            let start = a["startDate"].flatMap(ExportDates.parse) ?? locations[0].timestamp
+            let end = a["endDate"].flatMap(ExportDates.parse) ?? locations[locations.count - 1].timestamp
+            guard end >= start else {
+                report(line: open.line, element: "WorkoutRoute", reason: "a WorkoutRoute that ends before it starts")
+                return nil
+            }
+            let device = records.device(a["device"])
+            let revision = a["sourceName"].map { records.revision($0, a["sourceVersion"], device) } ?? workout.sourceRevision
+            let uuid = ExportSources.stableUUID("WorkoutRoute|\(workout.uuid)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)", start: start)
+            let route = HKWorkoutRoute(count: locations.count, start: start, end: end, uuid: uuid, metadata: ExportMetadata.typed(open.metadata),
+                                       sourceRevision: revision, device: device ?? (a["sourceName"] == nil ? workout.device : nil))
+            return SampleStore.ImportedRoute(route: route, locations: locations, workout: workout.uuid)
         }
 
         // MARK: Activity summaries

@@ -405,6 +405,35 @@ package final class HealthDatabase: Sendable {
                 t.column("importedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("v13: workout routes") { db in
+            // Routes are samples of kind 6. SQLite cannot change a CHECK in place; rather than rebuild `sample` again
+            // (80 s on a 4.4 M-sample store) the CHECK is widened in the schema text, which SQLite documents as safe
+            // when every row meets the new constraint (lang_altertable.html, "other kinds of table schema changes").
+            // Widened to 0…15, so later kinds need no change.
+            let old = "CHECK (kind IN (0, 1, 2, 3, 4, 5))", new = "CHECK (kind BETWEEN 0 AND 15)"
+            let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+            try db.execute(sql: "PRAGMA writable_schema = ON")
+            try db.execute(sql: "UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = 'sample'", arguments: [old, new])
+            try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
+            try db.execute(sql: "PRAGMA writable_schema = OFF")
+            guard try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'sample'")?.contains(new) == true else {
+                throw HKError(.errorDatabaseInaccessible, "the store's sample table does not have the expected kind constraint")
+            }
+            // A route's points, in order (CLLocation's fields; accuracies, course and speed negative when unknown).
+            try db.create(table: "routeLocation", options: .withoutRowID) { t in
+                t.column("sampleId", .integer).notNull().references("sample", onDelete: .cascade)
+                t.column("position", .integer).notNull()
+                t.column("timestamp", .double).notNull()
+                t.column("latitude", .double).notNull()
+                t.column("longitude", .double).notNull()
+                t.column("altitude", .double).notNull()
+                t.column("horizontalAccuracy", .double).notNull()
+                t.column("verticalAccuracy", .double).notNull()
+                t.column("course", .double).notNull()
+                t.column("speed", .double).notNull()
+                t.primaryKey(["sampleId", "position"])
+            }
+        }
         return migrator
     }()
 }

@@ -82,14 +82,19 @@ extension SampleStore {
     }
 
     /// Adds a batch of an export in one transaction: `rows` first (bound straight to SQLite; a UUID already stored is
-    /// skipped), then `objects` (correlations, workouts) as `importExported` does.
-    package func importBatch(rows: [ImportedSample], objects: [HKObject], session: ImportSession) throws -> ImportCounts {
-        guard !rows.isEmpty || !objects.isEmpty else { return ImportCounts() }
+    /// skipped), then `objects` (correlations, workouts) as `importExported` does, then workout `routes`.
+    package func importBatch(rows: [ImportedSample], objects: [HKObject], routes: [ImportedRoute] = [], session: ImportSession) throws -> ImportCounts {
+        guard !rows.isEmpty || !objects.isEmpty || !routes.isEmpty else { return ImportCounts() }
         let counts = try write { db -> ImportCounts in
             let now = Date().timeIntervalSinceReferenceDate
             var counts = try insertRows(rows, savedAt: now, session: session, in: db)
             if !objects.isEmpty {
                 let more = try insertObjects(objects, savedAt: now, in: db)
+                counts.existing += more.existing
+                counts.added.merge(more.added, uniquingKeysWith: +)
+            }
+            if !routes.isEmpty {
+                let more = try insertRoutes(routes, savedAt: now, in: db)
                 counts.existing += more.existing
                 counts.added.merge(more.added, uniquingKeysWith: +)
             }

@@ -10,6 +10,7 @@ enum SampleKind: Int, Codable {
     case workout = 3
     case document = 4
     case clinicalRecord = 5
+    case route = 6
 }
 
 /// A row of `sample`: one saved sample. Quantities keep both the SI-base value (for statistics in SQL)

@@ -162,6 +162,9 @@ package struct SampleStore: Sendable {
             kind = .workout
         case is HKCDADocumentSample:
             kind = .document
+        case let route as HKWorkoutRoute:
+            kind = .route
+            count = route.count
         default:
             break
         }
@@ -378,6 +381,9 @@ package struct SampleStore: Sendable {
                 return try WorkoutStorage.workout(row: row, metadata: metadata, revision: revision, device: device, in: db)
             case (.clinicalRecord, let type as HKClinicalType):
                 return try ClinicalRecordStore.record(sampleId: id, type: type, uuid: uuid, received: start, revision: revision, in: db)
+            case (.route, is HKSeriesType):
+                return HKWorkoutRoute(count: row.count, start: start, end: end, uuid: uuid, metadata: metadata, sourceRevision: revision,
+                                      device: device)
             case (.document, is HKDocumentType):
                 guard let document = try Row.fetchOne(db, sql: "SELECT * FROM document WHERE sampleId = ?", arguments: [id]) else {
                     throw HKError(.errorDatabaseInaccessible, "the store holds document sample \(uuid) without its document")

@@ -80,6 +80,7 @@ public struct TerminalPresenter: HKAuthorizationPresenter {
 
     /// A type identifier as people read it: "HKQuantityTypeIdentifierStepCount" → "Step Count".
     public static func displayName(_ identifier: String) -> String {
+        if identifier == HKWorkoutRouteTypeIdentifier { return "Workout Routes" }
         var name = identifier
         for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCharacteristicTypeIdentifier",
                        "HKCorrelationTypeIdentifier", "HKClinicalTypeIdentifier", "HKDocumentTypeIdentifier",

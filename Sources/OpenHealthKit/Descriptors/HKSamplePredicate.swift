@@ -49,6 +49,12 @@ extension HKSamplePredicate where Sample == HKWorkout {
     }
 }
 
+extension HKSamplePredicate where Sample == HKWorkoutRoute {
+    public static func workoutRoute(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkoutRoute> {
+        .init(sampleType: HKSeriesType.workoutRoute(), predicate: predicate)
+    }
+}
+
 extension HKSamplePredicate where Sample == HKClinicalRecord {
     public static func clinicalRecord(type: HKClinicalType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKClinicalRecord> {
         .init(sampleType: type, predicate: predicate)

@@ -50,7 +50,7 @@ extension HealthPerson {
         let bulk = try store.beginBulkLoad()
         defer { if bulk { try? store.endBulkLoad() } }
         let pipeline = ImportPipeline<ExportImportReader.Batch> { batch in
-            let counts = try store.importBatch(rows: batch.rows, objects: batch.objects, session: session)
+            let counts = try store.importBatch(rows: batch.rows, objects: batch.objects, routes: batch.routes, session: session)
             for (type, count) in counts.added { stored.added[type, default: 0] += count }
             stored.existing += counts.existing
         }
