@@ -40,6 +40,12 @@ struct ImportCommand: ParsableCommand {
         if let clinical = result.clinicalRecords {
             print("\(String(clinical.added + clinical.unchanged + clinical.updated).padding(toLength: 9, withPad: " ", startingAt: 0)) health records")
         }
+        for (name, count) in result.kept.sorted(by: { $0.key < $1.key }) {
+            print("\(String(count).padding(toLength: 9, withPad: " ", startingAt: 0)) \(name) element\(count == 1 ? "" : "s") kept as written")
+        }
+        if !result.keptFiles.isEmpty {
+            print("\(String(result.keptFiles.count).padding(toLength: 9, withPad: " ", startingAt: 0)) files kept as they are (electrocardiograms)")
+        }
         print(String(format: "%d samples added, %d already in the store, in %.1f s (%.1f MB/s)", result.addedTotal, result.alreadyStored, seconds,
                      Double(result.bytes) / 1_000_000 / max(seconds, 0.001)))
         if !result.problemCounts.isEmpty {
@@ -57,6 +63,7 @@ struct ImportCommand: ParsableCommand {
             "activitySummaries": result.activitySummaries, "characteristics": result.characteristics,
             "healthRecords": result.clinicalRecords.map { ["added": $0.added, "updated": $0.updated, "unchanged": $0.unchanged,
                                                            "rejected": $0.rejected.count] } as Any? ?? NSNull(),
+            "kept": result.kept, "keptFiles": result.keptFiles,
             "leftOut": result.problemCounts, "bytes": result.bytes, "seconds": seconds,
         ]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])

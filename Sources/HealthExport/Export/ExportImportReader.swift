@@ -28,7 +28,9 @@ package struct ExportImportReader {
         package var objects: [HKObject] = []
         /// Workout routes, after the workouts they belong to.
         package var routes: [SampleStore.ImportedRoute] = []
-        package var count: Int { rows.count + objects.count + routes.count }
+        /// Elements the model does not hold, kept as written.
+        package var elements: [ExportElement] = []
+        package var count: Int { rows.count + objects.count + routes.count + elements.count }
     }
 
     /// What the reader hands over as it goes.
@@ -55,6 +57,8 @@ package struct ExportImportReader {
     package struct Summary: Sendable {
         /// Objects read, by type identifier (correlation members counted under their own type, once).
         package var read: [String: Int] = [:]
+        /// Elements kept as written, by element name (`Record` for unknown record types, `Audiogram`…).
+        package var kept: [String: Int] = [:]
         package var problems: [Problem] = []
         /// How many problems of each reason (problems past the first 1,000 are only counted).
         package var problemCounts: [String: Int] = [:]
@@ -69,18 +73,26 @@ package struct ExportImportReader {
     package func read(_ xml: URL, into sink: Sink) throws -> Summary {
         var state = State(batchSize: batchSize, sink: sink, root: xml.deletingLastPathComponent())
         try XMLStartTagScanner(url: xml).scanInPlace { tag in
-            if tag.nameIs("Record") {
+            if state.capture != nil {
+                try state.captureStart(tag)
+            } else if tag.nameIs("Record") {
                 try state.openRecord(tag)
             } else if tag.nameIs("MetadataEntry"), state.pending != nil {
                 guard let key = tag.value("key"), let value = tag.value("value") else {
                     return state.report(line: tag.line, element: "MetadataEntry", reason: "a MetadataEntry without key or value")
                 }
                 state.pending!.metadata.append((key, value))
+            } else if tag.nameIs("HeartRateVariabilityMetadataList"), state.pending != nil {
+                try state.beginCapture(tag, name: "HeartRateVariabilityMetadataList", intoRecord: true)
+            } else if let kept = State.keptElements.first(where: tag.nameIs) {
+                try state.beginCapture(tag, name: kept.description, intoRecord: false)
             } else if State.elements.contains(where: tag.nameIs) {
                 try state.start(tag.tag)
             }
         } end: { name in
-            if XMLStartTagScanner.equals(name, 0..<name.count, "Record") {
+            if state.capture != nil {
+                try state.captureEnd(name)
+            } else if XMLStartTagScanner.equals(name, 0..<name.count, "Record") {
                 try state.closeRecord()
             } else if let element = State.elements.first(where: { XMLStartTagScanner.equals(name, 0..<name.count, $0) }) {
                 try state.end(element.description)
@@ -101,9 +113,14 @@ package struct ExportImportReader {
                                                "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute", "Location",
                                                "FileReference"]
 
+        /// Top-level elements the model does not hold, kept as written.
+        static let keptElements: [StaticString] = ["Audiogram", "VisionPrescription"]
+
         let batchSize: Int
         let sink: Sink
         var summary = Summary()
+        /// An element being kept as written, with its children: where it goes, its XML so far, and how deep it is open.
+        var capture: (name: String, intoRecord: Bool, xml: String, depth: Int)?
         var samplesRead = 0
         var run = (type: "", count: 0)
         var batch = Batch()
@@ -277,6 +294,38 @@ package struct ExportImportReader {
             case .failure(let reason):
                 pending = nil
                 report(line: tag.line, element: "Record", reason: reason.text)
+                if reason.unknownType { try beginCapture(tag, name: "Record", intoRecord: false) }
+            }
+        }
+
+        // MARK: Elements kept as written
+
+        mutating func beginCapture(_ tag: XMLStartTagScanner.RawTag, name: String, intoRecord: Bool) throws {
+            capture = (name, intoRecord, tag.xml, tag.selfClosing ? 0 : 1)
+            if tag.selfClosing { try finishCapture() }
+        }
+
+        mutating func captureStart(_ tag: XMLStartTagScanner.RawTag) throws {
+            capture!.xml += tag.xml
+            if !tag.selfClosing { capture!.depth += 1 }
+        }
+
+        mutating func captureEnd(_ name: UnsafeBufferPointer<UInt8>) throws {
+            capture!.xml += "</" + String(decoding: name, as: UTF8.self) + ">"
+            capture!.depth -= 1
+            if capture!.depth == 0 { try finishCapture() }
+        }
+
+        mutating func finishCapture() throws {
+            guard let done = capture else { return }
+            capture = nil
+            if done.intoRecord {
+                let before = pending?.extra ?? ""
+                pending?.extra = before + done.xml
+            } else {
+                batch.elements.append(ExportElement(name: done.name, xml: done.xml))
+                summary.kept[done.name, default: 0] += 1
+                try flushIfFull()
             }
         }
 

@@ -19,6 +19,8 @@ struct ExportRecordReader {
         var row: ImportedSample
         var line: Int
         var metadata: [(String, String)] = []
+        /// Children the model does not hold (a `HeartRateVariabilityMetadataList`), as written.
+        var extra: String?
     }
 
     enum TypeKind {
@@ -84,7 +86,7 @@ struct ExportRecordReader {
             default: return (name, .unknown)
             }
         }
-        if case .unknown = type.kind { return .failure(Reason("unknown record type \(type.name)")) }
+        if case .unknown = type.kind { return .failure(Reason("unknown record type \(type.name) (kept as written)", unknownType: true)) }
         guard let nameRaw = tag.raw("sourceName") ?? tag.raw("source") else { return .failure(Reason("a Record without sourceName")) }
         guard let start = tag.raw("startDate").flatMap({ ExportDates.parse($0.bytes) }),
               let end = tag.raw("endDate").flatMap({ ExportDates.parse($0.bytes) }) else {
@@ -135,7 +137,7 @@ struct ExportRecordReader {
             row.value = Double(value)
             identity = Double(value)
         case .unknown:
-            return .failure(Reason("unknown record type \(type.name)"))
+            return .failure(Reason("unknown record type \(type.name) (kept as written)", unknownType: true))
         }
         for number in [start, end, identity] { withUnsafeBytes(of: number.bitPattern.bigEndian) { hash.update(bufferPointer: $0) } }
         row.uuid = Self.uppercaseText(ExportSources.timeOrderedUUID(milliseconds: start * 1000, digest: hash.finalize()))
@@ -146,6 +148,7 @@ struct ExportRecordReader {
     func close(_ open: Open) -> ImportedSample {
         var row = open.row
         row.metadata = ExportMetadata.typed(open.metadata)
+        row.extra = open.extra
         return row
     }
 
@@ -233,6 +236,11 @@ struct ExportRecordReader {
     /// Why a Record was left out.
     struct Reason: Error {
         let text: String
-        init(_ text: String) { self.text = text }
+        /// The record's type is not in the catalog: the element is kept as written instead.
+        var unknownType = false
+        init(_ text: String, unknownType: Bool = false) {
+            self.text = text
+            self.unknownType = unknownType
+        }
     }
 }

@@ -61,6 +61,24 @@ package struct XMLStartTagScanner {
         }
 
         package var tag: Tag { Tag(name: name, attributes: attributes, line: line, selfClosing: selfClosing) }
+
+        /// The tag as written — name, attributes in order with their quotes and entities — with one space between
+        /// attributes: `<Name a="1" b="&lt;"/>`.
+        package var xml: String {
+            var out: [UInt8] = [UInt8(ascii: "<")]
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[nameRange]))
+            for span in spans {
+                let quote = bytes[span.value.lowerBound - 1]
+                out.append(UInt8(ascii: " "))
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[span.key]))
+                out.append(UInt8(ascii: "="))
+                out.append(quote)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[span.value]))
+                out.append(quote)
+            }
+            out.append(contentsOf: selfClosing ? [UInt8(ascii: "/"), UInt8(ascii: ">")] : [UInt8(ascii: ">")])
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 
     /// Where one attribute's name and value lie in the buffer.

@@ -434,6 +434,26 @@ package final class HealthDatabase: Sendable {
                 t.primaryKey(["sampleId", "position"])
             }
         }
+        migrator.registerMigration("v14: export elements kept as written") { db in
+            // What an Apple Health export holds that the model does not (yet): unknown record types, audiograms,
+            // vision prescriptions — each element as written, once — and a record's children such as a heart-rate
+            // variability beat list; sidecar files such as electrocardiograms/*.csv. A later export writes them back.
+            try db.create(table: "exportElement") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("xml", .text).notNull().unique()
+                t.column("importedAt", .double).notNull()
+            }
+            try db.create(table: "sampleExtra") { t in
+                t.primaryKey("sampleId", .integer).references("sample", onDelete: .cascade)
+                t.column("xml", .text).notNull()
+            }
+            try db.create(table: "exportFile") { t in
+                t.primaryKey("path", .text)
+                t.column("data", .blob).notNull()
+                t.column("importedAt", .double).notNull()
+            }
+        }
         return migrator
     }()
 }

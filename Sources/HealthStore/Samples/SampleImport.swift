@@ -22,6 +22,8 @@ package struct ImportedSample: Sendable {
     package var revision: HKSourceRevision
     package var device: HKDevice?
     package var metadata: [String: HKMetadataValue]?
+    /// Child elements of the record the model does not hold (a heart-rate variability beat list), as written.
+    package var extra: String?
 
     package init(uuid: String, type: String, isQuantity: Bool, start: Double, end: Double, value: Double, originalValue: Double?,
                  unit: String?, revision: HKSourceRevision, device: HKDevice?, metadata: [String: HKMetadataValue]?) {
@@ -83,8 +85,10 @@ extension SampleStore {
 
     /// Adds a batch of an export in one transaction: `rows` first (bound straight to SQLite; a UUID already stored is
     /// skipped), then `objects` (correlations, workouts) as `importExported` does, then workout `routes`.
-    package func importBatch(rows: [ImportedSample], objects: [HKObject], routes: [ImportedRoute] = [], session: ImportSession) throws -> ImportCounts {
-        guard !rows.isEmpty || !objects.isEmpty || !routes.isEmpty else { return ImportCounts() }
+    /// `elements` are kept as written (`keepExportElements`).
+    package func importBatch(rows: [ImportedSample], objects: [HKObject], routes: [ImportedRoute] = [], elements: [ExportElement] = [],
+                             session: ImportSession) throws -> ImportCounts {
+        guard !rows.isEmpty || !objects.isEmpty || !routes.isEmpty || !elements.isEmpty else { return ImportCounts() }
         let counts = try write { db -> ImportCounts in
             let now = Date().timeIntervalSinceReferenceDate
             var counts = try insertRows(rows, savedAt: now, session: session, in: db)
@@ -92,6 +96,10 @@ extension SampleStore {
                 let more = try insertObjects(objects, savedAt: now, in: db)
                 counts.existing += more.existing
                 counts.added.merge(more.added, uniquingKeysWith: +)
+            }
+            if !elements.isEmpty {
+                let kept = try keepExportElements(elements, at: now, in: db)
+                counts.existing += elements.count - kept
             }
             if !routes.isEmpty {
                 let more = try insertRoutes(routes, savedAt: now, in: db)
@@ -145,8 +153,11 @@ extension SampleStore {
                 continue
             }
             counts.added[row.type, default: 0] += 1
-            guard let metadata = row.metadata else { continue }
             let sampleId = sqlite3_last_insert_rowid(connection)
+            if let extra = row.extra {
+                try db.execute(sql: "INSERT INTO sampleExtra (sampleId, xml) VALUES (?, ?)", arguments: [sampleId, extra])
+            }
+            guard let metadata = row.metadata else { continue }
             for (key, value) in metadata {
                 let (kind, text, number, integer) = MetadataRecord.Kind.encode(value)
                 insertMetadata.bind(1, sampleId)

@@ -11,6 +11,11 @@ public struct ExportImport: Sendable {
     /// Samples read, by type identifier.
     public var read: [String: Int] = [:]
     public var activitySummaries = 0
+    /// Elements the model does not hold, kept as written and written back by a later export, by element name
+    /// (`Record` for record types the catalog does not know, `Audiogram`, `VisionPrescription`); each also reported.
+    public var kept: [String: Int] = [:]
+    /// Sidecar files kept as they are (`electrocardiograms/*.csv`), new or changed ones.
+    public var keptFiles: [String] = []
     /// Characteristics set from `<Me>`.
     public var characteristics = 0
     /// Health records (`clinical-records/`), when the export has them.
@@ -50,7 +55,8 @@ extension HealthPerson {
         let bulk = try store.beginBulkLoad()
         defer { if bulk { try? store.endBulkLoad() } }
         let pipeline = ImportPipeline<ExportImportReader.Batch> { batch in
-            let counts = try store.importBatch(rows: batch.rows, objects: batch.objects, routes: batch.routes, session: session)
+            let counts = try store.importBatch(rows: batch.rows, objects: batch.objects, routes: batch.routes,
+                                               elements: batch.elements, session: session)
             for (type, count) in counts.added { stored.added[type, default: 0] += count }
             stored.existing += counts.existing
         }
@@ -71,6 +77,8 @@ extension HealthPerson {
         result.added = stored.added
         result.alreadyStored = stored.existing
         result.read = summary.read
+        result.kept = summary.kept
+        result.keptFiles = try keepSidecarFiles(in: location.root)
         result.problems = summary.problems.map { ExportImport.Problem(line: $0.line, element: $0.element, reason: $0.reason) }
         result.problemCounts = summary.problemCounts
         result.bytes = total
@@ -78,6 +86,19 @@ extension HealthPerson {
             result.clinicalRecords = try importClinicalRecords(at: location.xml)
         }
         return result
+    }
+
+    /// Keeps the export's electrocardiograms (`electrocardiograms/*.csv`, which export.xml does not mention) as they are,
+    /// until the model has ECG samples; returns the paths of those new or changed.
+    func keepSidecarFiles(in root: URL) throws -> [String] {
+        let folder = root.appendingPathComponent("electrocardiograms")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var kept: [String] = []
+        for name in names.sorted() where name.lowercased().hasSuffix(".csv") {
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
+            if try sampleStore.keepExportFile(path: "electrocardiograms/" + name, data: data) { kept.append("electrocardiograms/" + name) }
+        }
+        return kept
     }
 
     /// Sets the characteristics an export's `<Me>` gives (`HKBiologicalSexFemale`, or the raw numbers of 2015 exports;
