@@ -5,11 +5,11 @@ import OpenHealthKit
 /// The `--store` option every command that opens a store takes.
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("store"),
-            help: "The store folder (default: $OPENHEALTHKIT_STORE, else ./.openhealthkit, as HKHealthStore() uses).")
+            help: "The store folder (default: $OPENHEALTHKIT_STORE, else the per-user data folder $XDG_DATA_HOME/openhealthkit or ~/.local/share/openhealthkit, as HKHealthStore() uses).")
     var path: String?
 
     var directory: URL {
-        URL(fileURLWithPath: path ?? ProcessInfo.processInfo.environment["OPENHEALTHKIT_STORE"] ?? ".openhealthkit")
+        path.map { URL(fileURLWithPath: $0) } ?? HKHealthStore.Configuration.defaultStoreDirectory()
     }
 
     /// The person's side of the store, with failures as a one-line error.

@@ -24,6 +24,8 @@ func runHealth(_ arguments: [String], input: String = "", in directory: URL? = n
     if let directory { process.currentDirectoryURL = directory }
     var environment = ProcessInfo.processInfo.environment
     environment["OPENHEALTHKIT_STORE"] = nil
+    // The default store is the per-user data folder: here, one of the run's own.
+    environment["XDG_DATA_HOME"] = (directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("ohk-data-\(UUID().uuidString)")).path
     process.environment = environment
     let out = Pipe(), err = Pipe(), stdin = Pipe()
     process.standardOutput = out

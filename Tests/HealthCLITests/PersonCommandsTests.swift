@@ -20,6 +20,17 @@ struct PersonCommandsTests {
         try runHealth(arguments, input: input, in: folder)
     }
 
+    @Test func withoutStoreEveryCommandUsesThePerUserDataFolderWhereverItRuns() throws {
+        #expect(try health("generate", "--days", "1").status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("openhealthkit/health.sqlite").path))
+        let elsewhere = folder.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        var run = try runHealth(["summary"], in: elsewhere)
+        #expect(run.stdout.contains("The store is empty"))  // another user's data folder
+        run = try health("summary")
+        #expect(run.stdout.contains("Step Count"))
+    }
+
     @Test func theTerminalSheetAsksEachUndecidedTypeAndRecordsTheAnswers() throws {
         let run = try health("authorize", "--app", "steps.json", "--write", "stepCount", "--read", "stepCount", "heartRate",
                              input: "y\nperhaps\nn\ny\n")

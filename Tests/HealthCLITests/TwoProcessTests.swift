@@ -23,6 +23,10 @@ struct TwoProcessTests {
             process.executableURL = healthExecutable
             process.arguments = ["add", "--app", file, "stepCount", "1", "count", "--times", "250"]
             process.currentDirectoryURL = folder
+            var environment = ProcessInfo.processInfo.environment
+            environment["OPENHEALTHKIT_STORE"] = nil
+            environment["XDG_DATA_HOME"] = folder.path
+            process.environment = environment
             let err = Pipe()
             process.standardError = err
             process.standardOutput = FileHandle.nullDevice
@@ -34,7 +38,7 @@ struct TwoProcessTests {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "\(message)")
         }
-        let database = try DatabaseQueue(path: folder.appendingPathComponent(".openhealthkit/health.sqlite").path)
+        let database = try DatabaseQueue(path: folder.appendingPathComponent("openhealthkit/health.sqlite").path)
         let counts = try database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT source.bundleIdentifier AS app, COUNT(*) AS n FROM sample JOIN source ON source.id = sample.sourceId
@@ -57,7 +61,7 @@ struct TwoProcessTests {
 
         // This process reads; the `health` process writes.
         let reader = AppManifest(bundleIdentifier: "com.example.reader", name: "Reader", shareUsageDescription: "r")
-        let store = HKHealthStore(configuration: .init(storeDirectory: folder.appendingPathComponent(".openhealthkit"), app: reader,
+        let store = HKHealthStore(configuration: .init(storeDirectory: folder.appendingPathComponent("openhealthkit"), app: reader,
                                                        presenter: ScriptedPresenter(.allowAll)))
         let steps = HKQuantityType(.stepCount)
         try await store.requestAuthorization(toShare: [], read: [steps])

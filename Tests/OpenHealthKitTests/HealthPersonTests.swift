@@ -4,6 +4,16 @@ import Testing
 
 @Suite("The person's side")
 struct HealthPersonTests {
+    @Test func theDefaultStoreIsThePerUserDataFolderUnlessTheEnvironmentNamesOne() {
+        #expect(HKHealthStore.Configuration.defaultStoreDirectory(["OPENHEALTHKIT_STORE": "/srv/health", "XDG_DATA_HOME": "/x"]).path == "/srv/health")
+        #expect(HKHealthStore.Configuration.defaultStoreDirectory(["XDG_DATA_HOME": "/home/ana/.data", "HOME": "/home/ana"]).path
+                    == "/home/ana/.data/openhealthkit")
+        #expect(HKHealthStore.Configuration.defaultStoreDirectory(["HOME": "/home/ana"]).path == "/home/ana/.local/share/openhealthkit")
+        // A relative XDG_DATA_HOME is invalid by the XDG spec and ignored.
+        #expect(HKHealthStore.Configuration.defaultStoreDirectory(["XDG_DATA_HOME": "data", "HOME": "/home/ana"]).path
+                    == "/home/ana/.local/share/openhealthkit")
+    }
+
     static let watchApp = AppManifest(bundleIdentifier: "com.example.watch", name: "Watch", version: "2.1",
                                       shareUsageDescription: "Reads.", updateUsageDescription: "Writes.")
 

@@ -2,14 +2,31 @@ public import Foundation
 
 extension HKHealthStore.Configuration {
     /// The configuration `HKHealthStore()` uses, from the environment:
-    /// - `OPENHEALTHKIT_STORE`: the store folder (default `.openhealthkit` in the working directory);
+    /// - `OPENHEALTHKIT_STORE`: the store folder (default: the per-user data folder, ``defaultStoreDirectory(_:)``);
     /// - `OPENHEALTHKIT_APP`: a manifest JSON file with Info.plist's keys (default `openhealthkit-app.json`
     ///   beside the executable);
     /// - `OPENHEALTHKIT_PERSON`: a ``ScriptedPresenter/Script`` JSON file (default: deny everything).
+    /// Where the person's store lives unless told otherwise: `OPENHEALTHKIT_STORE`, else the per-user data folder —
+    /// `$XDG_DATA_HOME/openhealthkit`, else `~/.local/share/openhealthkit` (on macOS
+    /// `~/Library/Application Support/OpenHealthKit`), so every program and `health` command of one user finds the
+    /// same store wherever it runs.
+    public static func defaultStoreDirectory(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let store = environment["OPENHEALTHKIT_STORE"], !store.isEmpty { return URL(fileURLWithPath: store) }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return URL(fileURLWithPath: data).appendingPathComponent("openhealthkit")
+        }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        #if os(macOS)
+        return home.appendingPathComponent("Library/Application Support/OpenHealthKit")
+        #else
+        return home.appendingPathComponent(".local/share/openhealthkit")
+        #endif
+    }
+
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
         -> Result<HKHealthStore.Configuration, HKError>
     {
-        let store = URL(fileURLWithPath: environment["OPENHEALTHKIT_STORE"] ?? ".openhealthkit")
+        let store = defaultStoreDirectory(environment)
         let executableFolder = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
         let appFile = environment["OPENHEALTHKIT_APP"].map { URL(fileURLWithPath: $0) }
             ?? executableFolder.appendingPathComponent("openhealthkit-app.json")
