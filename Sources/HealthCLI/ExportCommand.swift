@@ -35,7 +35,7 @@ struct ExportCommand: ParsableCommand {
         print(String(format: "%d samples written to %@ in %.1f s (export.xml %.1f MB)", result.writtenTotal, result.url.path, seconds,
                      Double(result.bytes) / 1_000_000))
         for (type, count) in result.notExported.sorted(by: { $0.key < $1.key }) {
-            print("Not in the export format: \(count) × \(type)")
+            print("Left out: \(count) × \(type)")
         }
     }
 }

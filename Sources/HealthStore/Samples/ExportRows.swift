@@ -104,8 +104,8 @@ package struct ExportRows: Sendable {
         }
     }
 
-    /// How many samples of each kind the store holds that an export leaves out (documents: export.xml has no element
-    /// for them).
+    /// How many samples of each type the store holds that an export leaves out: documents (export.xml has no element
+    /// for them) and workout routes (not written yet).
     package struct Counts: Sendable {
         package var notExported: [String: Int] = [:]
     }
@@ -176,8 +176,9 @@ package struct ExportRows: Sendable {
             }
 
             var counts = Counts()
-            for row in try Row.fetchAll(db, sql: "SELECT type, COUNT(*) AS n FROM sample WHERE kind = ? GROUP BY type",
-                                        arguments: [SampleKind.document.rawValue]) {
+            let exported = [SampleKind.quantity, .category, .correlation, .workout, .clinicalRecord].map(\.rawValue)
+            for row in try Row.fetchAll(db, sql: "SELECT type, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?) GROUP BY type",
+                                        arguments: StatementArguments(exported)) {
                 counts.notExported[row["type"]] = row["n"]
             }
             return counts

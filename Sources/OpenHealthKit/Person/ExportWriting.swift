@@ -12,7 +12,8 @@ public struct HealthDataExport: Sendable {
     public var activitySummaries = 0
     /// ClinicalRecord rows (health records and the FHIR Patients beside them), each with its JSON file.
     public var clinicalRecords = 0
-    /// Samples the export format has no element for (CDA documents), by type identifier.
+    /// Samples left out, by type identifier: CDA documents (the format has no element for them) and workout routes
+    /// (not written yet).
     public var notExported: [String: Int] = [:]
     /// Bytes of export.xml.
     public var bytes = 0
