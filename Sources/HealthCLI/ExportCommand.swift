@@ -32,6 +32,11 @@ struct ExportCommand: ParsableCommand {
         }
         if result.activitySummaries > 0 { print("\(String(result.activitySummaries).padding(toLength: 9, withPad: " ", startingAt: 0)) activity summaries") }
         if result.clinicalRecords > 0 { print("\(String(result.clinicalRecords).padding(toLength: 9, withPad: " ", startingAt: 0)) health records") }
+        if result.routes > 0 { print("\(String(result.routes).padding(toLength: 9, withPad: " ", startingAt: 0)) workout routes (GPX)") }
+        if result.keptElements > 0 {
+            print("\(String(result.keptElements).padding(toLength: 9, withPad: " ", startingAt: 0)) elements kept as imported")
+        }
+        if result.files > 0 { print("\(String(result.files).padding(toLength: 9, withPad: " ", startingAt: 0)) files kept as imported") }
         print(String(format: "%d samples written to %@ in %.1f s (export.xml %.1f MB)", result.writtenTotal, result.url.path, seconds,
                      Double(result.bytes) / 1_000_000))
         for (type, count) in result.notExported.sorted(by: { $0.key < $1.key }) {

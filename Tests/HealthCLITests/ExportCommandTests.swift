@@ -26,11 +26,12 @@ struct ExportCommandTests {
         #expect(written.status == 0, "\(written.stderr)")
         #expect(written.stdout.contains("1         HKWorkoutTypeIdentifier"))
         #expect(written.stdout.contains("2         activity summaries"))
+        #expect(written.stdout.contains("1         workout routes (GPX)"))
         #expect(written.stdout.contains("3 samples written to \(folder.appendingPathComponent("out/export.zip").path)"))
 
         let again = try health("import", "out/export.zip", "--store", "second")
         #expect(again.status == 0, "\(again.stderr)")
-        #expect(again.stdout.contains("3 samples added, 0 already in the store"))
+        #expect(again.stdout.contains("4 samples added, 0 already in the store"))  // and the route
         #expect(!again.stdout.contains("Left out"))
 
         let refused = try health("export", "out/export.zip")

@@ -88,4 +88,18 @@ struct ExportKeptElementsTests {
         #expect(try person.sampleStore.exportFile(at: "electrocardiograms/ecg_2023-03-04.csv") == Data(ecg.utf8))
         #expect(try person.importExport(at: folder).keptFiles.isEmpty)
     }
+
+    @Test func keptElementsBeatListsAndFilesGoBackOutInTheNextExport() throws {
+        let folder = try exportFolder(" " + Self.unknownRecord + "\n " + Self.audiogram, files: ["electrocardiograms/ecg_2023-03-04.csv": ecg])
+        let person = try freshPerson()
+        _ = try person.importExport(at: folder)
+        _ = try person.importExport(at: exportFixtures.appendingPathComponent("opendroid_hk/sampleexport.xml"))
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-kept-out-\(UUID().uuidString)")
+        let export = try person.exportHealthData(to: out)
+        #expect(export.keptElements == 2 && export.files == 1)
+        let xml = try String(contentsOf: out.appendingPathComponent("export.xml"), encoding: .utf8)
+        #expect(xml.contains(" " + Self.unknownRecord + "\n") && xml.contains(" " + Self.audiogram + "\n"))
+        #expect(xml.contains(#"<InstantaneousBeatsPerMinute bpm="58" time="11:26:02.34 AM"/>"#))
+        #expect(FileManager.default.contents(atPath: out.appendingPathComponent("electrocardiograms/ecg_2023-03-04.csv").path) == Data(ecg.utf8))
+    }
 }

@@ -22,9 +22,9 @@ private func temporary(_ name: String) -> URL {
 /// correlation and workout sample (type, UUID, source, device, instants, value in the canonical unit, correlation), its
 /// metadata, workouts with their events, statistics and activities, activity summaries, characteristics and clinical
 /// records. Numbers are rounded to what an export carries (instants to the millisecond, values to 9 significant
-/// digits); store-local ids, save times and the clinical records' random UUIDs are left out. So are the parts the
-/// writer does not write yet: workout routes, heart-rate variability beat lists, electrocardiograms, audiograms and
-/// records of unknown types.
+/// digits); store-local ids, save times and the clinical records' random UUIDs are left out. Workout routes with their
+/// points, heart-rate variability beat lists, elements kept as written (unknown record types, audiograms) and kept
+/// files (electrocardiograms) are compared too.
 private func contentDump(of folder: URL) throws -> [String] {
     var configuration = Configuration()
     configuration.readonly = true
@@ -56,11 +56,20 @@ private func contentDump(of folder: URL) throws -> [String] {
                    s.sourceVersion, s.productType, d.name AS deviceName, d.manufacturer, d.model, d.hardwareVersion, d.softwareVersion,
                    c.uuid AS correlation
             FROM sample s JOIN source src ON src.id = s.sourceId LEFT JOIN device d ON d.id = s.deviceId
-            LEFT JOIN sample c ON c.id = s.correlationId WHERE s.kind IN (0, 1, 2, 3)
+            LEFT JOIN sample c ON c.id = s.correlationId WHERE s.kind IN (0, 1, 2, 3, 6)
             """, rounding: ["startDate", "endDate"])
+        try add("route", """
+            SELECT w.uuid AS workout, s.uuid, s.count, l.position, l.timestamp, l.latitude, l.longitude, l.altitude,
+                   l.horizontalAccuracy, l.verticalAccuracy, l.course, l.speed
+            FROM routeLocation l JOIN sample s ON s.id = l.sampleId JOIN workoutAssociation a ON a.sampleId = s.id
+            JOIN sample w ON w.id = a.workoutId
+            """, rounding: ["timestamp"])
+        try add("extra", "SELECT s.uuid, x.xml FROM sampleExtra x JOIN sample s ON s.id = x.sampleId")
+        try add("kept", "SELECT name, xml FROM exportElement")
+        try add("file", "SELECT path, data FROM exportFile")
         try add("metadata", """
             SELECT s.uuid, m.key, m.kind, m.text, m.number, m.integer FROM metadata m JOIN sample s ON s.id = m.sampleId
-            WHERE s.kind IN (0, 1, 2, 3)
+            WHERE s.kind IN (0, 1, 2, 3, 6)
             """)
         try add("workout", "SELECT s.uuid, w.activityType, w.duration FROM workout w JOIN sample s ON s.id = w.sampleId", rounding: ["duration"])
         try add("activity", """
@@ -115,7 +124,9 @@ struct ExportRoundTripTests {
         let (first, second, export, imported) = try roundTrip(fixture)
         let before = try contentDump(of: first), after = try contentDump(of: second)
         #expect(!before.isEmpty)
-        #expect(imported.problems.isEmpty, "\(imported.problems.prefix(3))")
+        // Records of types the catalog does not know are reported again (they are kept as written each time).
+        let problems = imported.problems.filter { !$0.reason.hasSuffix("(kept as written)") }
+        #expect(problems.isEmpty, "\(problems.prefix(3))")
         let missing = Set(before).subtracting(after), extra = Set(after).subtracting(before)
         #expect(before.count == after.count && missing.isEmpty && extra.isEmpty,
                 "lost: \(missing.sorted().prefix(3))\nadded: \(extra.sorted().prefix(3))")

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import HealthExport
 @testable import OpenHealthKit
 
 /// Imports `path` (under the export fixtures) into a fresh store; returns the person, the folder and what happened.
@@ -106,5 +107,20 @@ struct WorkoutRouteTests {
             "line 18 (WorkoutRoute): the route file /workout-routes/route_2019-06-11_3.00pm.gpx is not in the export",
             "line 18 (WorkoutRoute): a WorkoutRoute without readable locations",
         ])
+    }
+
+    @Test func anExportWritesEachRouteAsAGPXFileNamedAfterItsLocalStart() throws {
+        let (person, _, _) = try imported("dogsheep_healthkit-to-sqlite/zip_contents/apple_health_export/export.xml")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-route-out-\(UUID().uuidString)")
+        let export = try person.exportHealthData(to: out, timeZone: TimeZone(identifier: "America/Los_Angeles")!)
+        #expect(export.routes == 1 && export.notExported.isEmpty)
+        let xml = try String(contentsOf: out.appendingPathComponent("export.xml"), encoding: .utf8)
+        // Named after the route's start as export.xml gives it (2016-11-14 06:25:44 -0800), with the same points.
+        #expect(xml.contains(#"<FileReference path="/workout-routes/route_2016-11-14_6.25am.gpx"/>"#))
+        let gpx = out.appendingPathComponent("workout-routes/route_2016-11-14_6.25am.gpx")
+        let original = exportFixtures.appendingPathComponent(
+            "dogsheep_healthkit-to-sqlite/zip_contents/apple_health_export/workout-routes/route_2019-06-11_3.00pm.gpx")
+        #expect(try GPXReader.locations(at: gpx) == GPXReader.locations(at: original))
+        #expect(try String(contentsOf: gpx, encoding: .utf8).contains("<name>Route 2016-11-14 6:25am</name>"))
     }
 }

@@ -100,6 +100,7 @@ struct ExportRecordReader {
         var row = ImportedSample(uuid: "", type: type.name, isQuantity: false, start: start - Date.timeIntervalBetween1970AndReferenceDate,
                                  end: end - Date.timeIntervalBetween1970AndReferenceDate, value: 0, originalValue: nil, unit: nil,
                                  revision: source.revision, device: source.device, metadata: nil)
+        row.created = tag.raw("creationDate").flatMap { ExportDates.parse($0.bytes) }.map { $0 - Date.timeIntervalBetween1970AndReferenceDate }
         let identity: Double
         switch type.kind {
         case .quantity(let quantityType):

@@ -19,6 +19,11 @@ package final class ExportWriter {
         package var written: [String: Int] = [:]
         package var activitySummaries = 0
         package var clinicalRecords = 0
+        /// Workout routes, each in its GPX file under `workout-routes/`.
+        package var routes = 0
+        /// Elements kept as written at import (unknown record types, audiograms…) and sidecar files (ECGs) written back.
+        package var keptElements = 0
+        package var files = 0
         /// Bytes of export.xml.
         package var bytes = 0
     }
@@ -30,6 +35,10 @@ package final class ExportWriter {
     private var summary = Summary()
     private var wroteMe = false
     private var clinicalFolderMade = false
+    private let timeZone: TimeZone
+    private let exportDate: Date
+    /// Route file names used so far (`route_2019-06-11_3.00pm.gpx`, then `…_2.gpx` on a clash).
+    private var routeFiles: Set<String> = []
 
     /// Starts `folder/export.xml` (creating the folder), with the header and `ExportDate`.
     package init(folder: URL, locale: String = "en_US", timeZone: TimeZone = .current, exportDate: Date = Date()) throws {
@@ -37,6 +46,8 @@ package final class ExportWriter {
             throw HKError.invalidArgument("cannot create the export folder \(folder.path): \(error.localizedDescription)")
         }
         self.folder = folder
+        self.timeZone = timeZone
+        self.exportDate = exportDate
         output = try ExportXMLOutput(url: folder.appendingPathComponent("export.xml"))
         dates = ExportDateWriter(defaultZone: timeZone)
         output.raw(ExportDTD.header)
@@ -82,7 +93,7 @@ package final class ExportWriter {
             case .quantity, .category:
                 writeRecord(sample, indent: 1)
             case .workout:
-                writeWorkout(sample)
+                try writeWorkout(sample)
                 continue
             }
             summary.written[sample.type, default: 0] += 1
@@ -148,8 +159,13 @@ package final class ExportWriter {
         case .category(let value): output.attribute("value", ExportNames.categoryValue(value, type: sample.type))
         default: break
         }
-        closeElement("Record", indent: level, hasChildren: !sample.metadata.isEmpty) {
+        closeElement("Record", indent: level, hasChildren: !sample.metadata.isEmpty || sample.extra != nil) {
             writeMetadata(sample.metadata, indent: level + 1, zone: zone)
+            if let extra = sample.extra {
+                indent(level + 1)
+                output.raw(extra)
+                output.raw("\n")
+            }
         }
     }
 
@@ -180,14 +196,14 @@ package final class ExportWriter {
     package func write(workouts: [ExportSample]) throws {
         try writeMe([:])
         for sample in workouts {
-            writeWorkout(sample)
+            try writeWorkout(sample)
             try output.flushIfNeeded()
         }
     }
 
     private func minutes(_ seconds: TimeInterval) -> String { ExportNames.number(seconds / 60) }
 
-    private func writeWorkout(_ sample: ExportSample) {
+    private func writeWorkout(_ sample: ExportSample) throws {
         guard case .workout(let workout) = sample.value else { return }
         summary.written[sample.type, default: 0] += 1
         let zone = zone(of: sample)
@@ -220,7 +236,7 @@ package final class ExportWriter {
             }
         }
         writeStatistics(workout.allStatistics, start: sample.startDate, end: sample.endDate, indent: 2, zone: zone)
-        writeRoutes(of: sample, indent: 2, zone: zone)
+        try writeRoutes(of: sample, indent: 2, zone: zone)
         output.raw(" </Workout>\n")
     }
 
@@ -261,7 +277,56 @@ package final class ExportWriter {
 
     /// Where a workout's `<WorkoutRoute>` children (a `FileReference` to `workout-routes/route_….gpx` each) belong,
     /// after its statistics. The store keeps no routes yet, so there is nothing to write.
-    private func writeRoutes(of sample: ExportSample, indent level: Int, zone: TimeZone?) {}
+    /// Each route as `<WorkoutRoute>` with its metadata and a `FileReference` to its GPX file, named as Apple names them
+    /// after the route's local start (`route_2019-06-11_3.00pm.gpx`).
+    private func writeRoutes(of sample: ExportSample, indent level: Int, zone: TimeZone?) throws {
+        for route in sample.routes {
+            let name = routeFileName(route.startDate, zone: zone ?? timeZone)
+            let folder = self.folder.appendingPathComponent("workout-routes")
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try GPXWriter.data(name: name.title, locations: route.locations, exportDate: exportDate)
+                    .write(to: folder.appendingPathComponent(name.file))
+            } catch {
+                throw HKError.invalidArgument("cannot write workout-routes/\(name.file): \(error.localizedDescription)")
+            }
+            indent(level)
+            output.raw("<WorkoutRoute")
+            output.attribute("sourceName", route.source.name)
+            if let version = route.sourceVersion { output.attribute("sourceVersion", version) }
+            if let device = route.device { output.attribute("device", ExportNames.device(device.device, id: device.id)) }
+            dateAttribute("creationDate", route.creationDate, zone: zone)
+            dateAttribute("startDate", route.startDate, zone: zone)
+            dateAttribute("endDate", route.endDate, zone: zone)
+            output.raw(">\n")
+            writeMetadata(route.metadata, indent: level + 1, zone: zone)
+            indent(level + 1)
+            output.raw("<FileReference")
+            output.attribute("path", "/workout-routes/" + name.file)
+            output.raw("/>\n")
+            indent(level)
+            output.raw("</WorkoutRoute>\n")
+            summary.routes += 1
+        }
+    }
+
+    /// `route_2019-06-11_3.00pm.gpx` and `Route 2019-06-11 3:00pm`, in the local time of the route's start; `_2`, `_3`…
+    /// when a name is taken.
+    private func routeFileName(_ start: Date, zone: TimeZone) -> (file: String, title: String) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: start)
+        let hour12 = (c.hour! + 11) % 12 + 1, half = c.hour! < 12 ? "am" : "pm"
+        let day = String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+        let base = String(format: "route_%@_%d.%02d%@", day, hour12, c.minute!, half)
+        var file = base + ".gpx", clash = 1
+        while routeFiles.contains(file) {
+            clash += 1
+            file = "\(base)_\(clash).gpx"
+        }
+        routeFiles.insert(file)
+        return (file, String(format: "Route %@ %d:%02d%@", day, hour12, c.minute!, half))
+    }
 
     // MARK: - Activity summaries
 
@@ -329,6 +394,37 @@ package final class ExportWriter {
     static func fileNameSafe(_ text: String) -> String {
         let kept = text.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }
         return kept.isEmpty ? "Resource" : String(String.UnicodeScalarView(kept))
+    }
+
+    // MARK: - Kept as imported
+
+    /// Elements an import kept as written (record types the catalog does not know, audiograms, vision prescriptions),
+    /// written back as they were.
+    package func write(keptElements: [ExportElement]) throws {
+        try writeMe([:])
+        for element in keptElements {
+            output.raw(" ")
+            output.raw(element.xml)
+            output.raw("\n")
+            summary.keptElements += 1
+            try output.flushIfNeeded()
+        }
+    }
+
+    /// A sidecar file an import kept (`electrocardiograms/ecg_2023-03-04.csv`), at its path in the export folder.
+    package func write(file path: String, data: Data) throws {
+        let parts = path.split(separator: "/")
+        guard !parts.isEmpty, !parts.contains(where: { $0 == ".." || $0 == "." }), !path.hasPrefix("/") else {
+            throw HKError.invalidArgument("the kept file \(path) has no safe place in an export folder")
+        }
+        let file = folder.appendingPathComponent(path)
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: file)
+        } catch {
+            throw HKError.invalidArgument("cannot write \(path): \(error.localizedDescription)")
+        }
+        summary.files += 1
     }
 
     // MARK: - End

@@ -28,6 +28,10 @@ package struct ExportSample: Sendable {
     package var device: (id: Int64, device: HKDevice)?
     /// Metadata sorted by key.
     package var metadata: [(key: String, value: HKMetadataValue)]
+    /// Child elements kept as they were imported (a heart-rate variability beat list).
+    package var extra: String?
+    /// A workout's routes.
+    package var routes: [ExportRoute] = []
 
     package init(uuid: UUID, type: String, value: Value, startDate: Date, endDate: Date, creationDate: Date, source: HKSource,
                  sourceVersion: String? = nil, device: (id: Int64, device: HKDevice)? = nil,
@@ -46,6 +50,19 @@ package struct ExportSample: Sendable {
 
     /// The value of metadata `key`, if any.
     package func metadataValue(_ key: String) -> HKMetadataValue? { metadata.first { $0.key == key }?.value }
+}
+
+/// A workout route as an export writes it: its source, dates and metadata, and its points.
+package struct ExportRoute: Sendable {
+    package var uuid: UUID
+    package var startDate: Date
+    package var endDate: Date
+    package var creationDate: Date
+    package var source: HKSource
+    package var sourceVersion: String?
+    package var device: (id: Int64, device: HKDevice)?
+    package var metadata: [(key: String, value: HKMetadataValue)]
+    package var locations: [CLLocation]
 }
 
 /// A clinical record or a FHIR Patient as an export lists it: its institution (source) and its FHIR resource.
@@ -105,7 +122,7 @@ package struct ExportRows: Sendable {
     }
 
     /// How many samples of each type the store holds that an export leaves out: documents (export.xml has no element
-    /// for them) and workout routes (not written yet).
+    /// for them) and routes that belong to no workout.
     package struct Counts: Sendable {
         package var notExported: [String: Int] = [:]
     }
@@ -177,7 +194,11 @@ package struct ExportRows: Sendable {
 
             var counts = Counts()
             let exported = [SampleKind.quantity, .category, .correlation, .workout, .clinicalRecord].map(\.rawValue)
-            for row in try Row.fetchAll(db, sql: "SELECT type, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?) GROUP BY type",
+            // Routes go with their workouts; one without a workout has no place in export.xml.
+            for row in try Row.fetchAll(db, sql: """
+                SELECT type, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?)
+                AND NOT (kind = \(SampleKind.route.rawValue) AND id IN (SELECT sampleId FROM workoutAssociation)) GROUP BY type
+                """,
                                         arguments: StatementArguments(exported)) {
                 counts.notExported[row["type"]] = row["n"]
             }
@@ -247,8 +268,49 @@ package struct ExportRows: Sendable {
                     members[member.correlationId!, default: []].append(member)
                 }
             }
-            let metadata = try self.metadata(of: rows.compactMap(\.id) + members.values.joined().compactMap(\.id))
-            return try rows.map { try sample($0, members: members, metadata: metadata) }
+            let ids = rows.compactMap(\.id)
+            let metadata = try self.metadata(of: ids + members.values.joined().compactMap(\.id))
+            var extras: [Int64: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT sampleId, xml FROM sampleExtra WHERE sampleId IN (SELECT value FROM json_each(?))",
+                                        arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"]) {
+                extras[row[0]] = row[1]
+            }
+            let routes = try self.routes(ofWorkouts: rows.filter { $0.kind == .workout }.compactMap(\.id))
+            return try rows.map { row in
+                var made = try sample(row, members: members, metadata: metadata)
+                made.extra = row.id.flatMap { extras[$0] }
+                made.routes = row.id.flatMap { routes[$0] } ?? []
+                return made
+            }
+        }
+
+        /// The routes associated with these workouts, with their points, by workout row id.
+        mutating func routes(ofWorkouts ids: [Int64]) throws -> [Int64: [ExportRoute]] {
+            guard !ids.isEmpty else { return [:] }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT a.workoutId, s.* FROM workoutAssociation a JOIN sample s ON s.id = a.sampleId
+                WHERE a.workoutId IN (SELECT value FROM json_each(?)) AND s.kind = ? ORDER BY s.startDate, s.id
+                """, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]", SampleKind.route.rawValue])
+            let metadata = try self.metadata(of: rows.map { $0["id"] })
+            var byWorkout: [Int64: [ExportRoute]] = [:]
+            for row in rows {
+                let id: Int64 = row["id"]
+                guard let uuid = UUID(uuidString: row["uuid"]) else { continue }
+                let locations = try Row.fetchAll(db, sql: """
+                    SELECT * FROM routeLocation WHERE sampleId = ? ORDER BY position
+                    """, arguments: [id]).map { point in
+                    CLLocation(coordinate: CLLocationCoordinate2D(latitude: point["latitude"], longitude: point["longitude"]),
+                               altitude: point["altitude"], horizontalAccuracy: point["horizontalAccuracy"],
+                               verticalAccuracy: point["verticalAccuracy"], course: point["course"], speed: point["speed"],
+                               timestamp: Date(timeIntervalSinceReferenceDate: point["timestamp"]))
+                }
+                byWorkout[row["workoutId"], default: []].append(ExportRoute(
+                    uuid: uuid, startDate: Date(timeIntervalSinceReferenceDate: row["startDate"]),
+                    endDate: Date(timeIntervalSinceReferenceDate: row["endDate"]), creationDate: Date(timeIntervalSinceReferenceDate: row["savedAt"]),
+                    source: try source(row["sourceId"]), sourceVersion: row["sourceVersion"], device: try device(row["deviceId"]),
+                    metadata: metadata[id] ?? [], locations: locations))
+            }
+            return byWorkout
         }
 
         mutating func sample(_ row: SampleRecord, members: [Int64: [SampleRecord]],

@@ -24,6 +24,9 @@ package struct ImportedSample: Sendable {
     package var metadata: [String: HKMetadataValue]?
     /// Child elements of the record the model does not hold (a heart-rate variability beat list), as written.
     package var extra: String?
+    /// When the record was first saved (the export's `creationDate`, seconds since 2001): the row's save time, so a
+    /// later export writes it back. Nil: now.
+    package var created: Double?
 
     package init(uuid: String, type: String, isQuantity: Bool, start: Double, end: Double, value: Double, originalValue: Double?,
                  unit: String?, revision: HKSourceRevision, device: HKDevice?, metadata: [String: HKMetadataValue]?) {
@@ -146,7 +149,7 @@ extension SampleStore {
             insert.bind(11, row.revision.productType)
             insert.bind(12, source.osVersion)
             insert.bind(13, deviceId)
-            insert.bind(14, savedAt)
+            insert.bind(14, row.created ?? savedAt)
             try insert.run()
             guard sqlite3_changes(connection) == 1 else {
                 counts.existing += 1

@@ -12,8 +12,14 @@ public struct HealthDataExport: Sendable {
     public var activitySummaries = 0
     /// ClinicalRecord rows (health records and the FHIR Patients beside them), each with its JSON file.
     public var clinicalRecords = 0
-    /// Samples left out, by type identifier: CDA documents (the format has no element for them) and workout routes
-    /// (not written yet).
+    /// Workout routes written, each as a GPX file under `workout-routes/`.
+    public var routes = 0
+    /// Elements an import kept as written (unknown record types, audiograms…) and files it kept (electrocardiograms),
+    /// written back.
+    public var keptElements = 0
+    public var files = 0
+    /// Samples left out, by type identifier: CDA documents (the format has no element for them) and routes that belong
+    /// to no workout.
     public var notExported: [String: Int] = [:]
     /// Bytes of export.xml.
     public var bytes = 0
@@ -54,8 +60,9 @@ extension HealthPerson {
             let result = try writeExport(to: folder, timeZone: timeZone, progress: progress)
             if zipped { try ExportZip.pack(folder, into: url) }
             return HealthDataExport(url: url, written: result.summary.written, activitySummaries: result.summary.activitySummaries,
-                                    clinicalRecords: result.summary.clinicalRecords, notExported: result.counts.notExported,
-                                    bytes: result.summary.bytes)
+                                    clinicalRecords: result.summary.clinicalRecords, routes: result.summary.routes,
+                                    keptElements: result.summary.keptElements, files: result.summary.files,
+                                    notExported: result.counts.notExported, bytes: result.summary.bytes)
         } catch {
             if !zipped { try? FileManager.default.removeItem(at: url) }
             throw error
@@ -83,6 +90,11 @@ extension HealthPerson {
         }, clinicalResources: { resources in
             try writer.write(clinicalResources: resources)
         }))
+        // What the import kept as written goes back as it came.
+        try writer.write(keptElements: sampleStore.exportElements())
+        for path in try sampleStore.exportFilePaths() {
+            if let data = try sampleStore.exportFile(at: path) { try writer.write(file: path, data: data) }
+        }
         return (try writer.finish(), counts)
     }
 }
