@@ -57,6 +57,9 @@ let package = Package(
                 "OpenHealthKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            // The small export `health import` brings in when no path is given (made with `health generate --days 14
+            // --heart-rate-interval 900` and `health export`).
+            resources: [.copy("Resources/sample-export.zip")],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: strictSettings),

@@ -7,14 +7,15 @@ import Synchronization
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import an Apple Health export: export.zip, its unpacked folder, or export.xml.",
+        abstract: "Import an Apple Health export: export.zip, its unpacked folder, or export.xml; then show what the store holds.",
         discussion: """
             Samples keep their sources (your watch, your phone, apps by name). Importing the same export again, or a \
-            newer one that overlaps it, adds nothing twice; an interrupted import can simply be run again.
+            newer one that overlaps it, adds nothing twice; an interrupted import can simply be run again. Without a \
+            path, a small bundled sample is imported: two weeks of a synthetic person in Apple's export format.
             """)
 
-    @Argument(help: "export.zip, the unpacked export folder, or export.xml.")
-    var path: String
+    @Argument(help: "export.zip, the unpacked export folder, or export.xml (default: the bundled sample).")
+    var path: String?
 
     @Flag(help: "Print the summary as JSON.")
     var json = false
@@ -23,10 +24,20 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let person = try store.person()
+        let export: URL
+        if let path {
+            export = URL(fileURLWithPath: path)
+        } else {
+            guard let sample = Bundle.module.url(forResource: "sample-export", withExtension: "zip") else {
+                throw CommandFailure("the bundled sample export is missing from this build; give the path of an export")
+            }
+            export = sample
+            if !json { print("No export given: importing the bundled sample (two weeks of a synthetic person, Apple's format).\n") }
+        }
         let started = Date()
         let bar = isatty(STDERR_FILENO) == 1 && !json ? ProgressBar(started: started) : nil
         let result = try reporting {
-            try person.importExport(at: URL(fileURLWithPath: path)) { bytes, total, samples in bar?.show(bytes: bytes, total: total, samples: samples) }
+            try person.importExport(at: export) { bytes, total, samples in bar?.show(bytes: bytes, total: total, samples: samples) }
         }
         bar?.finish()
         let seconds = Date().timeIntervalSince(started)
@@ -55,6 +66,8 @@ struct ImportCommand: ParsableCommand {
                 print("  \(count) × \(reason)\(first)")
             }
         }
+        print("\nThe store now holds (health summary):")
+        try SummaryCommand.show(person)
     }
 
     private func printJSON(_ result: ExportImport, seconds: Double) throws {

@@ -11,7 +11,11 @@ struct SummaryCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
-        let person = try store.person()
+        try Self.show(try store.person())
+    }
+
+    /// Prints what `person`'s store holds, a line per type.
+    static func show(_ person: HealthPerson) throws {
         let lines = try reporting { try person.summary() }
         let records = try reporting { try person.clinicalRecords() }
         let summaries = try reporting { try person.activitySummaries() }

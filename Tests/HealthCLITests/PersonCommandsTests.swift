@@ -20,6 +20,16 @@ struct PersonCommandsTests {
         try runHealth(arguments, input: input, in: folder)
     }
 
+    @Test func importWithoutAPathBringsTheBundledSampleAndShowsTheSummary() throws {
+        let first = try health("import")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.hasPrefix("No export given: importing the bundled sample"))
+        #expect(first.stdout.contains("9051 samples added, 0 already in the store"))
+        #expect(first.stdout.contains("The store now holds (health summary):"))
+        #expect(first.stdout.contains("7743      Step Count                         2026-10-21 – 2026-11-03  Alex’s Apple Watch, Alex’s iPhone"))
+        #expect(try health("import").stdout.contains("0 samples added, 9051 already in the store"))
+    }
+
     @Test func withoutStoreEveryCommandUsesThePerUserDataFolderWhereverItRuns() throws {
         #expect(try health("generate", "--days", "1").status == 0)
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("openhealthkit/health.sqlite").path))
