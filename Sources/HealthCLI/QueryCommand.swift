@@ -78,16 +78,18 @@ struct QueryCommand: AsyncParsableCommand {
                                                         sortDescriptors: [SortDescriptor(\.startDate)], limit: limit == 0 ? nil : limit)
             .result(for: healthStore)
         let rows = samples.map { row(for: $0) }
+        let out = Pager()
+        defer { out.finish() }
         switch format {
         case .table:
             guard !rows.isEmpty else { return print("No \(type.identifier) samples.") }
-            for row in rows { print("\(row.start)  \(row.end)  \(row.value.padding(toLength: 22, withPad: " ", startingAt: 0)) \(row.source)") }
+            for row in rows { out.print("\(row.start)  \(row.end)  \(row.value.padding(toLength: 22, withPad: " ", startingAt: 0)) \(row.source)") }
         case .csv:
-            print("start,end,value,unit,source")
-            for row in rows { print([row.start, row.end, row.number, row.unit, row.source].map(csv).joined(separator: ",")) }
+            out.print("start,end,value,unit,source")
+            for row in rows { out.print([row.start, row.end, row.number, row.unit, row.source].map(csv).joined(separator: ",")) }
         case .json:
             let objects = rows.map { ["start": $0.start, "end": $0.end, "value": $0.number, "unit": $0.unit, "source": $0.source] }
-            print(String(decoding: try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+            out.print(String(decoding: try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
         }
     }
 

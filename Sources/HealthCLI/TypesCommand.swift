@@ -34,6 +34,8 @@ struct TypesCommand: ParsableCommand {
         }
         let width = rows.map(\.identifier.count).max() ?? 0
         let nameWidth = rows.map(\.swiftName.count).max() ?? 0
+        let out = Pager()
+        defer { out.finish() }
         for row in rows {
             let line = [
                 row.kind.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0),
@@ -41,9 +43,9 @@ struct TypesCommand: ParsableCommand {
                 row.swiftName.padding(toLength: nameWidth, withPad: " ", startingAt: 0),
                 row.detail,
             ].joined(separator: "  ")
-            print(line.trimmingTrailingSpaces())
+            out.print(line.trimmingTrailingSpaces())
         }
-        print("\(rows.count) types")
+        out.print("\(rows.count) types")
     }
 
     struct Row {

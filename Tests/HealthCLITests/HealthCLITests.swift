@@ -54,3 +54,38 @@ struct HealthCLITests {
         #expect(run.stdout.contains("vo2Max"))
     }
 }
+
+/// Long output on a terminal goes through the pager; piped output does not. The terminal is a real pseudo-terminal
+/// (util-linux `script`), the pager a `sed` that marks each line it shows.
+@Suite("health CLI: paging")
+struct PagingTests {
+    private func types(onTerminal: Bool) throws -> String {
+        let process = Process()
+        let command = "\(healthExecutable.path) types --kind characteristic"
+        if onTerminal {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", command, "/dev/null"]
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PAGER"] = "sed s/^/paged:/"
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func longOutputOnATerminalGoesThroughThePagerAndPipedOutputDoesNot() throws {
+        let paged = try types(onTerminal: true).split(whereSeparator: \.isNewline)
+        #expect(paged.count == 7 && paged.allSatisfy { $0.hasPrefix("paged:") })
+        let piped = try types(onTerminal: false).split(whereSeparator: \.isNewline)
+        #expect(piped.count == 7 && piped.first?.hasPrefix("characteristic  ") == true)
+    }
+}
