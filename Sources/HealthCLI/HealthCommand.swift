@@ -9,7 +9,8 @@ struct HealthCommand: AsyncParsableCommand {
         subcommands: [
             TypesCommand.self, ConvertCommand.self, UnitCommand.self,
             AuthorizeCommand.self, AddCommand.self, AppsCommand.self, PermissionCommand.self, GuestCommand.self,
-            CharacteristicCommand.self, PriorityCommand.self, GenerateCommand.self, RecordsCommand.self, CardsCommand.self, ImportCommand.self, ExportCommand.self, SummaryCommand.self, SourcesCommand.self, QueryCommand.self, StatsCommand.self,
+            CharacteristicCommand.self, PriorityCommand.self, PreferCommand.self, GenerateCommand.self, RecordsCommand.self, CardsCommand.self,
+            ImportCommand.self, ExportCommand.self, SummaryCommand.self, SourcesCommand.self, QueryCommand.self, StatsCommand.self,
         ]
     )
 }

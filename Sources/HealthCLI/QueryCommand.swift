@@ -77,7 +77,8 @@ struct QueryCommand: AsyncParsableCommand {
         let samples = try await HKSampleQueryDescriptor(predicates: [.sample(type: type, predicate: NSCompoundPredicate(andPredicateWithSubpredicates: predicates))],
                                                         sortDescriptors: [SortDescriptor(\.startDate)], limit: limit == 0 ? nil : limit)
             .result(for: healthStore)
-        let rows = samples.map { row(for: $0) }
+        let unit = (type as? HKQuantityType).flatMap { try? person.preferredUnit(for: $0) }
+        let rows = samples.map { row(for: $0, unit: unit) }
         let out = Pager()
         defer { out.finish() }
         switch format {
@@ -95,15 +96,15 @@ struct QueryCommand: AsyncParsableCommand {
 
     struct Row { let start: String, end: String, value: String, number: String, unit: String, source: String }
 
-    /// A sample as a row; a quantity in the unit it was recorded in (for imported data, the person's preferred unit
-    /// when they exported).
-    func row(for sample: HKSample) -> Row {
+    /// A sample as a row; a quantity in the person's preferred unit (`health prefer`).
+    func row(for sample: HKSample, unit preferred: HKUnit?) -> Row {
         let format = Date.ISO8601FormatStyle(timeZone: .current)
         var number = "", unitText = "", shown = ""
         switch sample {
         case let quantity as HKQuantitySample:
-            number = String((quantity.quantity.doubleValue * 1000).rounded() / 1000)
-            unitText = quantity.quantity.unit.unitString
+            let unit = preferred.flatMap { quantity.quantity.is(compatibleWith: $0) ? $0 : nil } ?? quantity.quantity.unit
+            number = String((quantity.quantity.doubleValue(for: unit) * 1000).rounded() / 1000)
+            unitText = unit.unitString
             shown = "\(number) \(unitText)"
         case let category as HKCategorySample:
             number = String(category.value)

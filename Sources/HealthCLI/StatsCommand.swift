@@ -49,10 +49,8 @@ struct StatsCommand: AsyncParsableCommand {
         let (start, end) = try selection.interval(calendar)
         let person = try store.person()
         let healthStore = person.healthStore
-        // The unit of the latest sample: for imported data, the person's preferred unit when they exported.
-        let latest = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: type)], sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)],
-                                                       limit: 1).result(for: healthStore)
-        guard let unit = latest.first?.quantity.unit else { return print("No \(type.identifier) samples.") }
+        // The person's preferred unit (`health prefer`; learned from their export when they imported one).
+        let unit = try reporting { try person.preferredUnit(for: type) }
         let components: DateComponents = switch by {
         case .hour: DateComponents(hour: 1)
         case .day: DateComponents(day: 1)

@@ -166,11 +166,17 @@ struct PersonCommandsTests {
         #expect(object?["alreadyStored"] as? Int == 4)
     }
 
-    @Test func queryAndStatsReadTheWholeStoreInTheUnitsSamplesWereRecordedIn() throws {
-        #expect(try health("generate", "--days", "2", "--heart-rate-interval", "600").status == 0)
+    @Test func queryAndStatsReadTheWholeStoreInThePersonsPreferredUnits() throws {
+        #expect(try health("generate", "--days", "7", "--heart-rate-interval", "600").status == 0)
+        #expect(try health("prefer", "bodyMass", "kg").stdout == "HKQuantityTypeIdentifierBodyMass: kg\n")
         let csv = try health("query", "bodyMass", "--format", "csv").stdout.split(separator: "\n")
         #expect(csv.first == "start,end,value,unit,source")
-        #expect(csv.dropFirst().allSatisfy { $0.hasSuffix(",kg,Health") })
+        #expect(csv.count > 1 && csv.dropFirst().allSatisfy { $0.hasSuffix(",kg,Health") })
+        #expect(try health("prefer", "bodyMass", "lb").status == 0)
+        let pounds = try health("query", "bodyMass", "--format", "csv").stdout.split(separator: "\n").dropFirst()
+        #expect(pounds.count == csv.count - 1 && pounds.allSatisfy { $0.hasSuffix(",lb,Health") })
+        #expect(try health("prefer").stdout.contains("Body Mass                          lb           yours"))
+        #expect(try health("prefer", "bodyMass", "m").stderr.contains("is not a unit of HKQuantityTypeIdentifierBodyMass"))
         let rates = try health("query", "heartRate", "--limit", "2").stdout.split(separator: "\n")
         #expect(rates.count == 2 && rates.allSatisfy { $0.contains("count/min") && $0.hasSuffix("Alex’s Apple Watch") })
 

@@ -206,10 +206,39 @@ struct CharacteristicTests {
 
 @Suite("Preferred units")
 struct PreferredUnitTests {
-    @Test func eachTypeGetsItsDocumentedUnit() async throws {
+    @Test func anAppMustAskForATypeBeforeLearningItsUnit() async throws {
         let (store, _, _) = makeStore(.allowAll)
-        let units = try await store.preferredUnits(for: [heartRate, HKQuantityType(.bodyMass)])
-        #expect(units[heartRate] == HKUnit(from: "count/s"))
-        #expect(units[HKQuantityType(.bodyMass)] == .gramUnit(with: .kilo))
+        let error = await #expect(throws: HKError.self) { try await store.preferredUnits(for: [heartRate]) }
+        #expect(error?.code == .errorAuthorizationNotDetermined)
+        try await store.requestAuthorization(toShare: [], read: [heartRate])
+        #expect(try await store.preferredUnits(for: [heartRate])[heartRate] == HKUnit(from: "count/min"))  // not count/s
+    }
+
+    @Test func thePersonsChoiceReachesAppsAndAnImportNeverOverridesIt() async throws {
+        let (store, _, folder) = makeStore(.allowAll)
+        let mass = HKQuantityType(.bodyMass)
+        try await store.requestAuthorization(toShare: [mass], read: [])
+        let person = try HealthPerson(storeDirectory: folder)
+        try person.setPreferredUnit(.pound(), for: mass)
+        #expect(try await store.preferredUnits(for: [mass])[mass] == .pound())
+        #expect(throws: HKError.self) { try person.setPreferredUnit(.meter(), for: mass) }
+        // An export written in kg: learned only where the person has not chosen.
+        _ = try person.importExport(at: exportFixtures.appendingPathComponent("NicolasReyrolle_apple-health-analyzer/exports/record_body_mass.xml"))
+        #expect(try person.preferredUnit(for: mass) == .pound())
+        _ = try person.importExport(at: exportFixtures.appendingPathComponent("NicolasReyrolle_apple-health-analyzer/exports/record_heart_rate.xml"))
+        #expect(try person.preferredUnitSettings().map { "\($0.type.identifier) \($0.unit.unitString) \($0.byPerson)" }
+                == ["HKQuantityTypeIdentifierBodyMass lb true", "HKQuantityTypeIdentifierHeartRate count/min false"])
+    }
+
+    @Test func unsetTypesFollowTheUsualUnitsWhereThePersonLives() {
+        let us = Locale(identifier: "en_US"), france = Locale(identifier: "fr_FR")
+        func unit(_ identifier: HKQuantityTypeIdentifier, _ locale: Locale) -> String {
+            PreferredUnitStore.defaultUnit(for: HKQuantityType(identifier), locale: locale).unitString
+        }
+        #expect(unit(.bodyMass, us) == "lb" && unit(.bodyMass, france) == "kg")
+        #expect(unit(.distanceWalkingRunning, us) == "mi" && unit(.distanceWalkingRunning, france) == "km")
+        #expect(unit(.bodyTemperature, us) == "degF" && unit(.bodyTemperature, france) == "degC")
+        #expect(unit(.height, france) == "cm" && unit(.heartRate, france) == "count/min" && unit(.stepCount, us) == "count")
+        #expect(unit(.activeEnergyBurned, us) == "kcal" && unit(.dietaryProtein, us) == "g")
     }
 }

@@ -57,6 +57,8 @@ package struct ExportImportReader {
     package struct Summary: Sendable {
         /// Objects read, by type identifier (correlation members counted under their own type, once).
         package var read: [String: Int] = [:]
+        /// The unit of the latest record of each quantity type (the person's preferred unit when they exported).
+        package var units: [String: (unit: String, start: Double)] = [:]
         /// Elements kept as written, by element name (`Record` for unknown record types, `Audiogram`…).
         package var kept: [String: Int] = [:]
         package var problems: [Problem] = []
@@ -260,6 +262,7 @@ package struct ExportImportReader {
 
         mutating func add(_ row: ImportedSample) throws {
             count(row.type)
+            if let unit = row.unit, row.start >= summary.units[row.type]?.start ?? -.infinity { summary.units[row.type] = (unit, row.start) }
             batch.rows.append(row)
             try flushIfFull()
         }

@@ -454,6 +454,16 @@ package final class HealthDatabase: Sendable {
                 t.column("importedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("v15: preferred units") { db in
+            // The unit the person wants to see each quantity type in (Health's Settings → Units), chosen by the person
+            // or learned from an export (the unit of its latest record); the person's choice is never overwritten.
+            try db.create(table: "preferredUnit") { t in
+                t.primaryKey("type", .text)
+                t.column("unit", .text).notNull()
+                t.column("byPerson", .boolean).notNull()
+                t.column("updatedAt", .double).notNull()
+            }
+        }
         return migrator
     }()
 }

@@ -77,6 +77,12 @@ extension HealthPerson {
         result.added = stored.added
         result.alreadyStored = stored.existing
         result.read = summary.read
+        // Apple's export writes values in the person's preferred units: learned, unless the person chose otherwise.
+        let units = PreferredUnitStore(database: database)
+        for (type, latest) in summary.units {
+            guard let type = HKObjectType.type(forIdentifier: type) as? HKQuantityType, let unit = try? HKUnit.parse(latest.unit) else { continue }
+            try units.set(unit, for: type, byPerson: false)
+        }
         result.kept = summary.kept
         result.keptFiles = try keepSidecarFiles(in: location.root)
         result.problems = summary.problems.map { ExportImport.Problem(line: $0.line, element: $0.element, reason: $0.reason) }
