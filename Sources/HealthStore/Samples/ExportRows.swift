@@ -296,14 +296,8 @@ package struct ExportRows: Sendable {
             for row in rows {
                 let id: Int64 = row["id"]
                 guard let uuid = UUID(uuidString: row["uuid"]) else { continue }
-                let locations = try Row.fetchAll(db, sql: """
-                    SELECT * FROM routeLocation WHERE sampleId = ? ORDER BY position
-                    """, arguments: [id]).map { point in
-                    CLLocation(coordinate: CLLocationCoordinate2D(latitude: point["latitude"], longitude: point["longitude"]),
-                               altitude: point["altitude"], horizontalAccuracy: point["horizontalAccuracy"],
-                               verticalAccuracy: point["verticalAccuracy"], course: point["course"], speed: point["speed"],
-                               timestamp: Date(timeIntervalSinceReferenceDate: point["timestamp"]))
-                }
+                let locations = try Row.fetchAll(db, sql: "SELECT * FROM routeLocation WHERE sampleId = ? ORDER BY position", arguments: [id])
+                    .map(SampleStore.location)
                 byWorkout[row["workoutId"], default: []].append(ExportRoute(
                     uuid: uuid, startDate: Date(timeIntervalSinceReferenceDate: row["startDate"]),
                     endDate: Date(timeIntervalSinceReferenceDate: row["endDate"]), creationDate: Date(timeIntervalSinceReferenceDate: row["savedAt"]),

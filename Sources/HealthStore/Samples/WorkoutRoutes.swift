@@ -67,11 +67,14 @@ extension SampleStore {
                 sql += " AND timestamp BETWEEN ? AND ?"
                 arguments += [interval.start.timeIntervalSinceReferenceDate, interval.end.timeIntervalSinceReferenceDate]
             }
-            return try Row.fetchAll(db, sql: sql + " ORDER BY position", arguments: arguments).map { row in
-                CLLocation(coordinate: CLLocationCoordinate2D(latitude: row["latitude"], longitude: row["longitude"]), altitude: row["altitude"],
-                           horizontalAccuracy: row["horizontalAccuracy"], verticalAccuracy: row["verticalAccuracy"], course: row["course"],
-                           speed: row["speed"], timestamp: Date(timeIntervalSinceReferenceDate: row["timestamp"]))
-            }
+            return try Row.fetchAll(db, sql: sql + " ORDER BY position", arguments: arguments).map(SampleStore.location)
         }
+    }
+
+    /// A `routeLocation` row as a location.
+    static func location(_ row: Row) -> CLLocation {
+        CLLocation(coordinate: CLLocationCoordinate2D(latitude: row["latitude"], longitude: row["longitude"]), altitude: row["altitude"],
+                   horizontalAccuracy: row["horizontalAccuracy"], verticalAccuracy: row["verticalAccuracy"], course: row["course"],
+                   speed: row["speed"], timestamp: Date(timeIntervalSinceReferenceDate: row["timestamp"]))
     }
 }

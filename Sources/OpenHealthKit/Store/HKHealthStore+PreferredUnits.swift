@@ -9,10 +9,10 @@ extension HKHealthStore {
     public func preferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
         let service = try service()
         let app = configuration.app.bundleIdentifier
-        for type in quantityTypes {
+        for type in quantityTypes where app != AuthorizationService.personReader {
             let askedToShare = try service.requestStatus(app: app, share: [type.identifier], read: []) == .unnecessary
             let askedToRead = try service.requestStatus(app: app, share: [], read: [type.identifier]) == .unnecessary
-            guard askedToShare || askedToRead || app == AuthorizationService.personReader else {
+            guard askedToShare || askedToRead else {
                 throw HKError(.errorAuthorizationNotDetermined,
                               "\(app) must request read or share access to \(type.identifier) before asking for its preferred unit")
             }
