@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import OpenHealthKit
-import Synchronization
 
 /// `health export`: write the store out as an Apple Health export.
 struct ExportCommand: ParsableCommand {
@@ -21,7 +20,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let person = try store.person()
         let started = Date()
-        let bar = isatty(STDERR_FILENO) == 1 ? ExportProgressBar(started: started) : nil
+        let bar = isatty(STDERR_FILENO) == 1 ? ProgressBar(started: started) : nil
         let result = try reporting {
             try person.exportHealthData(to: URL(fileURLWithPath: output)) { samples, total in bar?.show(samples: samples, total: total) }
         }
@@ -42,35 +41,5 @@ struct ExportCommand: ParsableCommand {
         for (type, count) in result.notExported.sorted(by: { $0.key < $1.key }) {
             print("Left out: \(count) × \(type)")
         }
-    }
-}
-
-/// A one-line progress bar on standard error: percent of the samples written, samples/s and time left.
-final class ExportProgressBar: Sendable {
-    private let started: Date
-    private let lastDrawn = Mutex<Date>(.distantPast)
-
-    init(started: Date) {
-        self.started = started
-    }
-
-    func show(samples: Int, total: Int) {
-        let now = Date()
-        guard lastDrawn.withLock({ last in
-            guard now.timeIntervalSince(last) >= 0.2 || samples >= total else { return false }
-            last = now
-            return true
-        }) else { return }
-        let elapsed = max(now.timeIntervalSince(started), 0.001)
-        let fraction = total > 0 ? min(Double(samples) / Double(total), 1) : 1
-        let filled = Int(fraction * 30)
-        let left = fraction > 0 ? elapsed / fraction - elapsed : 0
-        let line = String(format: "\r[%@%@] %3.0f%%  %.0f samples/s  %d:%02d left ", String(repeating: "#", count: filled),
-                          String(repeating: ".", count: 30 - filled), fraction * 100, Double(samples) / elapsed, Int(left) / 60, Int(left) % 60)
-        FileHandle.standardError.write(Data(line.utf8))
-    }
-
-    func finish() {
-        FileHandle.standardError.write(Data("\n".utf8))
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import OpenHealthKit
-import Synchronization
 
 /// `health import`: bring an Apple Health export into the store.
 struct ImportCommand: ParsableCommand {
@@ -81,36 +80,5 @@ struct ImportCommand: ParsableCommand {
         ]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
         print(String(decoding: data, as: UTF8.self))
-    }
-}
-
-/// A one-line progress bar on standard error: percent of export.xml read, MB/s, samples/s and time left.
-final class ProgressBar: Sendable {
-    private let started: Date
-    private let lastDrawn = Mutex<Date>(.distantPast)
-
-    init(started: Date) {
-        self.started = started
-    }
-
-    func show(bytes: Int, total: Int, samples: Int) {
-        let now = Date()
-        guard lastDrawn.withLock({ last in
-            guard now.timeIntervalSince(last) >= 0.2 || bytes >= total else { return false }
-            last = now
-            return true
-        }) else { return }
-        let elapsed = max(now.timeIntervalSince(started), 0.001)
-        let fraction = total > 0 ? min(Double(bytes) / Double(total), 1) : 0
-        let filled = Int(fraction * 30)
-        let left = fraction > 0 ? elapsed / fraction - elapsed : 0
-        let line = String(format: "\r[%@%@] %3.0f%%  %.1f MB/s  %.0f samples/s  %d:%02d left ", String(repeating: "#", count: filled),
-                          String(repeating: ".", count: 30 - filled), fraction * 100, Double(bytes) / 1_000_000 / elapsed,
-                          Double(samples) / elapsed, Int(left) / 60, Int(left) % 60)
-        FileHandle.standardError.write(Data(line.utf8))
-    }
-
-    func finish() {
-        FileHandle.standardError.write(Data("\n".utf8))
     }
 }
