@@ -133,45 +133,75 @@ extension SampleStore {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, NULL, ?)
             """)
         let insertMetadata = try RawStatement(connection, "INSERT INTO metadata (sampleId, key, kind, text, number, integer) VALUES (?, ?, ?, ?, ?, ?)")
-        for row in rows {
-            let source = try sourceRow(row.revision, session: session, in: db)
-            let deviceId = try row.device.map { try deviceRow($0, session: session, in: db) }
-            insert.bind(1, row.uuid)
-            insert.bind(2, row.type)
-            insert.bind(3, Int64(row.isQuantity ? SampleKind.quantity.rawValue : SampleKind.category.rawValue))
-            insert.bind(4, row.start)
-            insert.bind(5, row.end)
-            insert.bind(6, row.value)
-            insert.bind(7, row.originalValue)
-            insert.bind(8, row.unit)
-            insert.bind(9, source.id)
-            insert.bind(10, row.revision.version)
-            insert.bind(11, row.revision.productType)
-            insert.bind(12, source.osVersion)
-            insert.bind(13, deviceId)
-            insert.bind(14, row.created ?? savedAt)
-            try insert.run()
-            guard sqlite3_changes(connection) == 1 else {
-                counts.existing += 1
-                continue
-            }
-            counts.added[row.type, default: 0] += 1
-            let sampleId = sqlite3_last_insert_rowid(connection)
-            if let extra = row.extra {
-                try db.execute(sql: "INSERT INTO sampleExtra (sampleId, xml) VALUES (?, ?)", arguments: [sampleId, extra])
-            }
-            guard let metadata = row.metadata else { continue }
-            for (key, value) in metadata {
-                let (kind, text, number, integer) = MetadataRecord.Kind.encode(value)
-                insertMetadata.bind(1, sampleId)
-                insertMetadata.bind(2, key)
-                insertMetadata.bind(3, Int64(kind.rawValue))
-                insertMetadata.bind(4, text)
-                insertMetadata.bind(5, number)
-                insertMetadata.bind(6, integer)
-                try insertMetadata.run()
+        // Type, unit, source and device repeat over long runs of rows: SQLite keeps a parameter's value across resets,
+        // so those are bound again only when they change.
+        var previous: (type: String, kind: Int64, unit: String?, revision: ObjectIdentifier?, device: ObjectIdentifier?)
+            = ("", -1, "", nil, nil)
+        var run: (type: String, count: Int) = ("", 0)
+        try rows.withUnsafeBufferPointer { rows in
+            for index in rows.indices {
+                let revision = ObjectIdentifier(rows[index].revision)
+                if revision != previous.revision {
+                    let source = try sourceRow(rows[index].revision, session: session, in: db)
+                    insert.bind(9, source.id)
+                    insert.bind(10, rows[index].revision.version)
+                    insert.bind(11, rows[index].revision.productType)
+                    insert.bind(12, source.osVersion)
+                    previous.revision = revision
+                }
+                let device = rows[index].device.map(ObjectIdentifier.init)
+                if device != previous.device || index == 0 {
+                    insert.bind(13, try rows[index].device.map { try deviceRow($0, session: session, in: db) })
+                    previous.device = device
+                }
+                if rows[index].type != previous.type {
+                    insert.bind(2, rows[index].type)
+                    previous.type = rows[index].type
+                }
+                let kind = Int64(rows[index].isQuantity ? SampleKind.quantity.rawValue : SampleKind.category.rawValue)
+                if kind != previous.kind {
+                    insert.bind(3, kind)
+                    previous.kind = kind
+                }
+                if rows[index].unit != previous.unit {
+                    insert.bind(8, rows[index].unit)
+                    previous.unit = rows[index].unit
+                }
+                insert.bind(1, rows[index].uuid)
+                insert.bind(4, rows[index].start)
+                insert.bind(5, rows[index].end)
+                insert.bind(6, rows[index].value)
+                insert.bind(7, rows[index].originalValue)
+                insert.bind(14, rows[index].created ?? savedAt)
+                try insert.run()
+                guard sqlite3_changes(connection) == 1 else {
+                    counts.existing += 1
+                    continue
+                }
+                if rows[index].type == run.type {
+                    run.count += 1
+                } else {
+                    if run.count > 0 { counts.added[run.type, default: 0] += run.count }
+                    run = (rows[index].type, 1)
+                }
+                guard rows[index].extra != nil || rows[index].metadata != nil else { continue }
+                let sampleId = sqlite3_last_insert_rowid(connection)
+                if let extra = rows[index].extra {
+                    try db.execute(sql: "INSERT INTO sampleExtra (sampleId, xml) VALUES (?, ?)", arguments: [sampleId, extra])
+                }
+                for (key, value) in rows[index].metadata ?? [:] {
+                    let (kind, text, number, integer) = MetadataRecord.Kind.encode(value)
+                    insertMetadata.bind(1, sampleId)
+                    insertMetadata.bind(2, key)
+                    insertMetadata.bind(3, Int64(kind.rawValue))
+                    insertMetadata.bind(4, text)
+                    insertMetadata.bind(5, number)
+                    insertMetadata.bind(6, integer)
+                    try insertMetadata.run()
+                }
             }
         }
+        if run.count > 0 { counts.added[run.type, default: 0] += run.count }
         return counts
     }
 
@@ -248,10 +278,13 @@ extension SampleStore {
 }
 
 /// A statement prepared on the raw connection and bound without GRDB's per-row argument arrays: the bulk-insert path.
-/// Text is bound as a transient copy; the statement is finalized with the object.
+/// Text is copied into a buffer the statement owns per parameter and bound without SQLite copying it again (no
+/// allocation per bind); a parameter keeps its value until bound again. The statement is finalized with the object.
 private final class RawStatement {
     let handle: OpaquePointer
     let connection: OpaquePointer
+    /// One buffer per parameter, for its text.
+    private var texts: [UnsafeMutableRawBufferPointer]
 
     init(_ connection: OpaquePointer?, _ sql: String) throws {
         guard let connection else { throw HKError(.errorDatabaseInaccessible, "the store's database is closed") }
@@ -261,20 +294,29 @@ private final class RawStatement {
             throw HKError(.errorDatabaseInaccessible, "cannot prepare an import statement: \(String(cString: sqlite3_errmsg(connection)))")
         }
         handle = statement
+        texts = (0...Int(sqlite3_bind_parameter_count(statement))).map { _ in
+            UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+        }
     }
 
-    deinit { sqlite3_finalize(handle) }
-
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    deinit {
+        sqlite3_finalize(handle)
+        for buffer in texts { buffer.deallocate() }
+    }
 
     func bind(_ index: Int32, _ value: String?) {
         guard var value else { sqlite3_bind_null(handle, index); return }
         value.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { sqlite3_bind_text(handle, index, "", 0, Self.transient); return }
-            sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+            if bytes.count > texts[Int(index)].count {
+                texts[Int(index)].deallocate()
+                texts[Int(index)] = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+            }
+            let buffer = texts[Int(index)]
+            if let base = bytes.baseAddress { buffer.baseAddress!.copyMemory(from: base, byteCount: bytes.count) }
+            // SQLITE_STATIC (nil): the buffer outlives the binding, which the next bind of this parameter replaces.
+            sqlite3_bind_text(handle, index, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
         }
     }
-
     func bind(_ index: Int32, _ value: Double?) {
         if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
     }
