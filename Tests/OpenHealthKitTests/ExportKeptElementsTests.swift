@@ -72,7 +72,7 @@ struct ExportKeptElementsTests {
         let result = try person.importExport(at: exportFixtures.appendingPathComponent("opendroid_hk/sampleexport.xml"))
         #expect(result.added[HKQuantityTypeIdentifier.heartRateVariabilitySDNN.rawValue] ?? 0 > 0)
         let uuids = try person.sampleStore.database.read { db in
-            try String.fetchAll(db, sql: "SELECT uuid FROM sample WHERE type = ? ORDER BY startDate",
+            try String.fetchAll(db, sql: "SELECT uuid FROM sample JOIN sampleType ON code = typeCode WHERE identifier = ? ORDER BY startDate",
                                 arguments: [HKQuantityTypeIdentifier.heartRateVariabilitySDNN.rawValue])
         }
         let extras = try person.sampleStore.sampleExtras(forUUIDs: uuids)

@@ -52,10 +52,10 @@ private func contentDump(of folder: URL) throws -> [String] {
             lines += try Row.fetchAll(db, sql: sql).map { prefix + " " + line($0, rounding: rounding) }
         }
         try add("sample", """
-            SELECT s.type, s.uuid, s.kind, s.startDate, s.endDate, s.value, s.count, src.name AS source, src.bundleIdentifier,
+            SELECT t.identifier AS type, s.uuid, s.kind, s.startDate, s.endDate, s.value, s.count, src.name AS source, src.bundleIdentifier,
                    s.sourceVersion, s.productType, d.name AS deviceName, d.manufacturer, d.model, d.hardwareVersion, d.softwareVersion,
                    c.uuid AS correlation
-            FROM sample s JOIN source src ON src.id = s.sourceId LEFT JOIN device d ON d.id = s.deviceId
+            FROM sample s JOIN sampleType t ON t.code = s.typeCode JOIN source src ON src.id = s.sourceId LEFT JOIN device d ON d.id = s.deviceId
             LEFT JOIN sample c ON c.id = s.correlationId WHERE s.kind IN (0, 1, 2, 3, 6)
             """, rounding: ["startDate", "endDate"])
         try add("route", """
@@ -95,8 +95,8 @@ private func contentDump(of folder: URL) throws -> [String] {
         lines = lines.map { $0.replacingOccurrences(of: #"\| revision=\d+"#, with: "", options: .regularExpression) }
         try add("characteristic", "SELECT * FROM characteristic")
         try add("clinical", """
-            SELECT src.name AS source, s.type, s.startDate, r.resourceType, r.identifier, r.fhirVersion, r.sourceURL, r.displayName, r.data
-            FROM clinicalRecord r JOIN sample s ON s.id = r.sampleId JOIN source src ON src.id = r.sourceId
+            SELECT src.name AS source, t.identifier AS type, s.startDate, r.resourceType, r.identifier, r.fhirVersion, r.sourceURL, r.displayName, r.data
+            FROM clinicalRecord r JOIN sample s ON s.id = r.sampleId JOIN sampleType t ON t.code = s.typeCode JOIN source src ON src.id = r.sourceId
             """)
         try add("patient", """
             SELECT src.name AS source, p.identifier, p.fhirVersion, p.sourceURL, p.name, p.receivedDate, p.data

@@ -84,7 +84,8 @@ let benchmarks: @Sendable () -> Void = {
         let rows = try await queue.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT CAST((startDate - ?) / 86400 AS INTEGER) AS day, SUM(value) FROM sample
-                WHERE type = 'HKQuantityTypeIdentifierStepCount' AND endDate >= ? AND startDate < ?
+                WHERE typeCode = (SELECT code FROM sampleType WHERE identifier = 'HKQuantityTypeIdentifierStepCount')
+                  AND endDate >= ? AND startDate < ?
                 GROUP BY day
                 """, arguments: [yearStart.timeIntervalSinceReferenceDate, yearStart.timeIntervalSinceReferenceDate,
                                  plan.end.timeIntervalSinceReferenceDate])

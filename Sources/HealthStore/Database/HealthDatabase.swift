@@ -19,6 +19,9 @@ package final class HealthDatabase: Sendable {
             self.directory = directory
             try HealthDatabase.migrator.migrate(writer)
             try restoreSampleIndexes()
+            if try writer.read({ try Int.fetchOne($0, sql: "SELECT count(*) FROM sampleType") ?? 0 }) < SampleTypeCode.catalogTypes.count {
+                try writer.write { try HealthDatabase.registerSampleTypes(in: $0) }
+            }
         } catch let error as DatabaseError {
             throw HKError(.errorDatabaseInaccessible, "cannot open the store at \(directory.path): \(error.message ?? "SQLite error \(error.resultCode)")")
         } catch let error as CocoaError {
@@ -30,9 +33,18 @@ package final class HealthDatabase: Sendable {
     /// drops them and builds each once at the end (`SampleStore.beginBulkLoad`); opening a store rebuilds any that an
     /// interrupted import left missing, so queries never lose them for longer than one import.
     package static let sampleIndexes: [(name: String, columns: [String])] = [
-        ("sample_type_start", ["type", "startDate"]), ("sample_type_end", ["type", "endDate"]),
+        ("sample_type_start", ["typeCode", "startDate"]), ("sample_type_end", ["typeCode", "endDate"]),
         ("sample_source", ["sourceId"]), ("sample_correlation", ["correlationId"]),
     ]
+
+    /// Lists every sample type of the catalog in `sampleType` (a newer version may know more types than the one that
+    /// made the store).
+    static func registerSampleTypes(in db: Database) throws {
+        let types = SampleTypeCode.catalogTypes
+        guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sampleType") ?? 0 < types.count else { return }
+        let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO sampleType (code, identifier) VALUES (?, ?)")
+        for type in types { try insert.execute(arguments: [type.code, type.identifier]) }
+    }
 
     /// Creates the `sample` indexes that are missing.
     package func restoreSampleIndexes() throws {
@@ -463,6 +475,62 @@ package final class HealthDatabase: Sendable {
                 t.column("byPerson", .boolean).notNull()
                 t.column("updatedAt", .double).notNull()
             }
+        }
+        migrator.registerMigration("v16: sample types as codes") { db in
+            // Each row named its type in full (30 to 60 bytes, again in both (type, date) indexes): rows now hold a
+            // 32-bit code (SampleTypeCode), and `sampleType` says which identifier each code stands for.
+            try db.create(table: "sampleType") { t in
+                t.primaryKey("code", .integer)
+                t.column("identifier", .text).notNull().unique()
+            }
+            try registerSampleTypes(in: db)
+            for identifier in try String.fetchAll(db, sql: "SELECT DISTINCT type FROM sample") {
+                let code = SampleTypeCode.code(identifier)
+                try db.execute(sql: "INSERT OR IGNORE INTO sampleType (code, identifier) VALUES (?, ?)", arguments: [code, identifier])
+                guard try String.fetchOne(db, sql: "SELECT identifier FROM sampleType WHERE code = ?", arguments: [code]) == identifier else {
+                    throw HKError(.errorDatabaseInaccessible, "the sample types \(identifier) and another have the same code \(code)")
+                }
+            }
+            // Rebuilt (SQLite cannot drop a column that indexes use), keeping row ids and the AUTOINCREMENT counter so
+            // anchors stay valid. Foreign keys are off during migrations and checked before commit.
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'sample'")
+            try db.create(table: "newSample") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("uuid", .text).notNull().unique()
+                t.column("typeCode", .integer).notNull()
+                t.column("kind", .integer).notNull().check(sql: "kind BETWEEN 0 AND 15")  // SampleKind
+                t.column("startDate", .double).notNull()
+                t.column("endDate", .double).notNull()
+                t.column("value", .double)
+                t.column("originalValue", .double)
+                t.column("unit", .text)
+                t.column("count", .integer).notNull().defaults(to: 1).check { $0 >= 1 }
+                t.column("sourceId", .integer).notNull().references("source")
+                t.column("sourceVersion", .text)
+                t.column("productType", .text)
+                t.column("osVersion", .text)
+                t.column("deviceId", .integer).references("device")
+                t.column("correlationId", .integer).references("sample", onDelete: .cascade)
+                t.column("savedAt", .double).notNull()
+                t.check(sql: "endDate >= startDate")
+                t.check(sql: "kind != 0 OR (value IS NOT NULL AND unit IS NOT NULL AND originalValue IS NOT NULL)")
+            }
+            try db.execute(sql: """
+                INSERT INTO newSample (id, uuid, typeCode, kind, startDate, endDate, value, originalValue, unit, count, sourceId,
+                                       sourceVersion, productType, osVersion, deviceId, correlationId, savedAt)
+                SELECT id, uuid, (SELECT code FROM sampleType WHERE identifier = sample.type), kind, startDate, endDate, value,
+                       originalValue, unit, count, sourceId, sourceVersion, productType, osVersion, deviceId, correlationId, savedAt
+                FROM sample ORDER BY id
+                """)
+            try db.drop(table: "sample")
+            try db.rename(table: "newSample", to: "sample")
+            if let sequence {
+                try db.execute(sql: "UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = 'sample'", arguments: [sequence])
+                if db.changesCount == 0 {
+                    try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('sample', ?)", arguments: [sequence])
+                }
+            }
+            for index in sampleIndexes { try db.create(index: index.name, on: "sample", columns: index.columns) }
         }
         return migrator
     }()

@@ -31,8 +31,8 @@ package struct SourcePriorityStore: Sendable {
         + Row.fetchAll(db, sql: """
             SELECT * FROM (
                 SELECT source.id, source.bundleIdentifier, source.name,
-                       (SELECT id FROM sample WHERE sample.sourceId = source.id AND sample.type = ?1 ORDER BY id LIMIT 1) AS firstSample,
-                       (SELECT productType FROM sample WHERE sample.sourceId = source.id AND sample.type = ?1 ORDER BY id LIMIT 1)
+                       (SELECT id FROM sample WHERE sample.sourceId = source.id AND sample.typeCode = ?2 ORDER BY id LIMIT 1) AS firstSample,
+                       (SELECT productType FROM sample WHERE sample.sourceId = source.id AND sample.typeCode = ?2 ORDER BY id LIMIT 1)
                            LIKE 'Watch%' AS isWatch
                 FROM source
                 WHERE source.id NOT IN (SELECT sourceId FROM sourcePriority WHERE type = ?1))
@@ -43,7 +43,7 @@ package struct SourcePriorityStore: Sendable {
                        WHEN bundleIdentifier LIKE 'com.apple.health.%' THEN 2
                        ELSE 3
                      END, firstSample
-            """, arguments: [type])
+            """, arguments: [type, SampleTypeCode.code(type)])
         return rows.map { (id: $0["id"], source: HKSource(name: $0["name"], bundleIdentifier: $0["bundleIdentifier"])) }
     }
 

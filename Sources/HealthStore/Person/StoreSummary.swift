@@ -27,19 +27,23 @@ package struct StoreSummary: Sendable {
         }
         types = try database.read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT type, COUNT(*) AS count, MIN(startDate) AS first, MAX(endDate) AS last FROM sample
-                GROUP BY type ORDER BY type
+                SELECT typeCode, COUNT(*) AS count, MIN(startDate) AS first, MAX(endDate) AS last FROM sample
+                GROUP BY typeCode
                 """)
             let sourceRows = try Row.fetchAll(db, sql: """
-                SELECT sample.type, source.name, COUNT(*) AS count FROM sample JOIN source ON source.id = sample.sourceId
-                GROUP BY sample.type, source.id ORDER BY sample.type, count DESC, source.name
+                SELECT sample.typeCode, source.name, COUNT(*) AS count FROM sample JOIN source ON source.id = sample.sourceId
+                GROUP BY sample.typeCode, source.id ORDER BY sample.typeCode, count DESC, source.name
                 """)
-            var sources: [String: [String]] = [:]
-            for row in sourceRows { sources[row["type"], default: []].append(row["name"]) }
-            return rows.map { row in
-                TypeSummary(type: row["type"], count: row["count"], first: Date(timeIntervalSinceReferenceDate: row["first"]),
-                            last: Date(timeIntervalSinceReferenceDate: row["last"]), sources: sources[row["type"] as String] ?? [])
-            }
+            var sources: [Int64: [String]] = [:]
+            for row in sourceRows { sources[row["typeCode"], default: []].append(row["name"]) }
+            return try rows.map { row in
+                let code: Int64 = row["typeCode"]
+                guard let type = SampleTypeCode.identifier(code) else {
+                    throw HKError(.errorDatabaseInaccessible, "the store holds samples of a type it does not know (code \(code))")
+                }
+                return TypeSummary(type: type, count: row["count"], first: Date(timeIntervalSinceReferenceDate: row["first"]),
+                                   last: Date(timeIntervalSinceReferenceDate: row["last"]), sources: sources[code] ?? [])
+            }.sorted { $0.type < $1.type }
         }
     }
 }

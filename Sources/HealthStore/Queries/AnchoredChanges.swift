@@ -61,7 +61,7 @@ extension SampleStore {
         var sampleParts: [SQL] = [], deletedParts: [SQL] = []
         for (type, filter) in queries {
             let visibility = try readVisibility(app: app, type: type.identifier)
-            sampleParts.append("(type = \(type.identifier) AND \(visibility.condition()) AND \(try SampleFilter.condition(filter, type: type.identifier)))")
+            sampleParts.append("(typeCode = \(SampleTypeCode.code(type.identifier)) AND \(visibility.condition()) AND \(try SampleFilter.condition(filter, type: type.identifier)))")
             deletedParts.append("(type = \(type.identifier) AND \(visibility.condition(tombstones: true)))")
         }
         return (sampleParts.isEmpty ? "0" : sampleParts.joined(separator: " OR "),
@@ -94,7 +94,7 @@ extension SampleStore {
         return try database.read { db in
             try Row.fetchAll(db, SQLRequest<Row>(literal: """
                 SELECT name, bundleIdentifier FROM source WHERE id IN (
-                    SELECT DISTINCT sourceId FROM sample WHERE type = \(type.identifier) AND \(visibility.condition()) AND \(condition))
+                    SELECT DISTINCT sourceId FROM sample WHERE typeCode = \(SampleTypeCode.code(type.identifier)) AND \(visibility.condition()) AND \(condition))
                 ORDER BY name, bundleIdentifier
                 """)).map { HKSource(name: $0["name"], bundleIdentifier: $0["bundleIdentifier"]) }
         }

@@ -76,7 +76,7 @@ extension SampleFilter {
         case .workoutActivityType(let type):
             return "sample.id IN (SELECT sampleId FROM workout WHERE activityType = \(type.rawValue))"
         case .quantity(let op, let base, let types):
-            return "(sample.kind = 0 AND sample.type IN \(Array(types)) AND sample.value \(sql: op.rawValue) \(base))"
+            return "(sample.kind = 0 AND sample.typeCode IN \(types.map(SampleTypeCode.code)) AND sample.value \(sql: op.rawValue) \(base))"
         case .categoryValue(let op, let value):
             return "(sample.kind = 1 AND sample.value \(sql: op.rawValue) \(value))"
         case .workoutDuration(let op, let seconds):
@@ -105,7 +105,7 @@ extension SampleFilter {
             // The inner `sample` (the member) shadows the outer one inside the subquery, so `filter` applies to it.
             return """
                 sample.id IN (SELECT sample.correlationId FROM sample
-                              WHERE sample.correlationId IS NOT NULL AND sample.type = \(type) AND \(try filter.sql(type: type)))
+                              WHERE sample.correlationId IS NOT NULL AND sample.typeCode = \(SampleTypeCode.code(type)) AND \(try filter.sql(type: type)))
                 """
         case .workoutAssociation(let workout):
             return """

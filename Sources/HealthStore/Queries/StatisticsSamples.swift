@@ -31,7 +31,7 @@ extension SampleStore {
             var samples: [StatisticsCalculator.Sample] = []
             let request = SQLRequest<Row>(literal: """
                 SELECT startDate, endDate, value, sourceId, savedAt FROM sample
-                WHERE type = \(type.identifier) AND \(windowCondition) AND \(visibility.condition()) AND \(condition)
+                WHERE typeCode = \(SampleTypeCode.code(type.identifier)) AND \(windowCondition) AND \(visibility.condition()) AND \(condition)
                 ORDER BY startDate
                 """)
             let rows = try Row.fetchCursor(db, request)

@@ -196,11 +196,12 @@ package struct ExportRows: Sendable {
             let exported = [SampleKind.quantity, .category, .correlation, .workout, .clinicalRecord].map(\.rawValue)
             // Routes go with their workouts; one without a workout has no place in export.xml.
             for row in try Row.fetchAll(db, sql: """
-                SELECT type, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?)
-                AND NOT (kind = \(SampleKind.route.rawValue) AND id IN (SELECT sampleId FROM workoutAssociation)) GROUP BY type
+                SELECT typeCode, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?)
+                AND NOT (kind = \(SampleKind.route.rawValue) AND id IN (SELECT sampleId FROM workoutAssociation)) GROUP BY typeCode
                 """,
                                         arguments: StatementArguments(exported)) {
-                counts.notExported[row["type"]] = row["n"]
+                let code: Int64 = row["typeCode"]
+                counts.notExported[SampleTypeCode.identifier(code) ?? "type \(code)"] = row["n"]
             }
             return counts
         }

@@ -21,7 +21,7 @@ package struct ReadVisibility: Sendable {
         if let readableMemberTypes {
             return """
                 (\(own) OR NOT EXISTS (SELECT 1 FROM sample AS member WHERE member.correlationId = \(sql: alias).id
-                                       AND member.type NOT IN \(readableMemberTypes)))
+                                       AND member.typeCode NOT IN \(readableMemberTypes.map(SampleTypeCode.code))))
                 """
         }
         return canReadOthers ? "1" : own

@@ -128,7 +128,7 @@ extension SampleStore {
 
         let connection = db.sqliteConnection
         let insert = try RawStatement(connection, """
-            INSERT OR IGNORE INTO sample (uuid, type, kind, startDate, endDate, value, originalValue, unit, count, sourceId, sourceVersion,
+            INSERT OR IGNORE INTO sample (uuid, typeCode, kind, startDate, endDate, value, originalValue, unit, count, sourceId, sourceVersion,
                                           productType, osVersion, deviceId, correlationId, savedAt)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, NULL, ?)
             """)
@@ -155,7 +155,7 @@ extension SampleStore {
                     previous.device = device
                 }
                 if rows[index].type != previous.type {
-                    insert.bind(2, rows[index].type)
+                    insert.bind(2, SampleTypeCode.code(rows[index].type))
                     previous.type = rows[index].type
                 }
                 let kind = Int64(rows[index].isQuantity ? SampleKind.quantity.rawValue : SampleKind.category.rawValue)

@@ -42,7 +42,7 @@ struct SampleRecord: Codable, FetchableRecord, MutablePersistableRecord {
     func encode(to container: inout PersistenceContainer) throws {
         container["id"] = id
         container["uuid"] = uuid
-        container["type"] = type
+        container["typeCode"] = SampleTypeCode.code(type)
         container["kind"] = kind.rawValue
         container["startDate"] = startDate
         container["endDate"] = endDate
@@ -61,7 +61,7 @@ struct SampleRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     enum Columns {
         static let uuid = Column(CodingKeys.uuid)
-        static let type = Column(CodingKeys.type)
+        static let typeCode = Column("typeCode")
         static let sourceId = Column(CodingKeys.sourceId)
         static let correlationId = Column(CodingKeys.correlationId)
         static let startDate = Column(CodingKeys.startDate)
@@ -73,7 +73,11 @@ extension SampleRecord {
     init(row: Row) throws {
         id = row["id"]
         uuid = row["uuid"]
-        type = row["type"]
+        let code: Int64 = row["typeCode"]
+        guard let type = SampleTypeCode.identifier(code) else {
+            throw HKError(.errorDatabaseInaccessible, "the store holds a sample of a type it does not know (code \(code))")
+        }
+        self.type = type
         guard let kind = SampleKind(rawValue: row["kind"]) else {
             throw HKError(.errorDatabaseInaccessible, "the store holds a sample row of unknown kind \(row["kind"] as Int? ?? -1)")
         }

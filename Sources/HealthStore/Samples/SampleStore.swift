@@ -170,13 +170,13 @@ package struct SampleStore: Sendable {
         }
         // A cached statement with positional arguments: the save and import paths' hottest line.
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO sample (uuid, type, kind, startDate, endDate, value, originalValue, unit, count, sourceId, sourceVersion,
+            INSERT INTO sample (uuid, typeCode, kind, startDate, endDate, value, originalValue, unit, count, sourceId, sourceVersion,
                                 productType, osVersion, deviceId, correlationId, savedAt)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         do {
             try statement.execute(arguments: [
-                sample.uuid.uuidString, sample.sampleType.identifier, kind.rawValue, sample.startDate.timeIntervalSinceReferenceDate,
+                sample.uuid.uuidString, SampleTypeCode.code(sample.sampleType.identifier), kind.rawValue, sample.startDate.timeIntervalSinceReferenceDate,
                 sample.endDate.timeIntervalSinceReferenceDate, value, originalValue, unit, count, sourceId, revision.version,
                 revision.productType, SampleStore.format(revision.operatingSystemVersion), deviceId, correlationId, savedAt,
             ])
@@ -251,7 +251,7 @@ package struct SampleStore: Sendable {
             }
             let rows = try SampleRecord.fetchAll(db, SQLRequest<SampleRecord>(literal: """
                 SELECT * FROM sample
-                WHERE type = \(type.identifier) AND sourceId = \(ownSource) AND correlationId IS NULL AND \(condition)
+                WHERE typeCode = \(SampleTypeCode.code(type.identifier)) AND sourceId = \(ownSource) AND correlationId IS NULL AND \(condition)
                 """))
             let now = Date().timeIntervalSinceReferenceDate
             var touched = Set<String>()
@@ -314,7 +314,7 @@ package struct SampleStore: Sendable {
         return try read { db in
             let visibility = try SampleStore.readVisibility(app: app, type: type.identifier, in: db)
             let rows = try SampleRecord.fetchAll(db, SQLRequest<SampleRecord>(literal: """
-                SELECT * FROM sample WHERE type = \(type.identifier) AND \(visibility.condition()) AND \(condition)
+                SELECT * FROM sample WHERE typeCode = \(SampleTypeCode.code(type.identifier)) AND \(visibility.condition()) AND \(condition)
                 ORDER BY \(sql: orderBy) \(limitClause)
                 """))
             return try SampleStore.samples(from: rows, in: db)
