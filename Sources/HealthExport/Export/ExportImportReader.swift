@@ -343,7 +343,7 @@ package struct ExportImportReader {
 
         /// A row as a HealthKit sample, for a Correlation that holds it.
         mutating func sample(_ row: ImportedSample) -> HKSample? {
-            guard let uuid = UUID(uuidString: row.uuid) else { return nil }
+            let uuid = row.uuid
             let start = Date(timeIntervalSinceReferenceDate: row.start), end = Date(timeIntervalSinceReferenceDate: row.end)
             switch HKObjectType.type(forIdentifier: row.type) {
             case let type as HKQuantityType:

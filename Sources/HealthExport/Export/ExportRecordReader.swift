@@ -69,6 +69,24 @@ struct ExportRecordReader {
     private var units = Recent<HKUnit?>()
     private var categoryValues = Recent<Int?>()
 
+    /// The row shape (type, unit, source, device) last used and the identity hash fed with its type and source, which
+    /// every record of the shape shares; other shapes met are kept by what makes them.
+    private var shape: ShapeEntry?
+    private var shapes: [ShapeKey: ShapeEntry] = [:]
+
+    struct ShapeKey: Hashable {
+        let type: String
+        let unit: String?
+        let revision: ObjectIdentifier
+        let device: ObjectIdentifier?
+    }
+
+    struct ShapeEntry {
+        let shape: ImportedSample.Shape
+        /// SHA-256 after "Record|<type>|<source key>": a record's identity continues from here.
+        let prefix: SHA256
+    }
+
     /// Device strings and source revisions repeat on every record of a source: parsed once each, shared by every row
     /// (the store looks their rows up by object). Device strings are keyed without their `0x…` pointer.
     private(set) var devices: [Substring: HKDevice?] = [:]
@@ -94,14 +112,8 @@ struct ExportRecordReader {
         }
         guard end >= start else { return .failure(Reason("a Record that ends before it starts")) }
         let source = self.source(name: nameRaw, version: tag.raw("sourceVersion"), device: tag.raw("device"))
-        var hash = SHA256()
-        hash.update(data: Array("Record|\(type.name)|".utf8))
-        hash.update(data: source.key)
-        var row = ImportedSample(uuid: "", type: type.name, isQuantity: false, start: start - Date.timeIntervalBetween1970AndReferenceDate,
-                                 end: end - Date.timeIntervalBetween1970AndReferenceDate, value: 0, originalValue: nil, unit: nil,
-                                 revision: source.revision, device: source.device, metadata: nil)
-        row.created = tag.raw("creationDate").flatMap { ExportDates.parse($0.bytes) }.map { $0 - Date.timeIntervalBetween1970AndReferenceDate }
-        let identity: Double
+        let created = tag.raw("creationDate").flatMap { ExportDates.parse($0.bytes) }.map { $0 - Date.timeIntervalBetween1970AndReferenceDate }
+        let identity: Double, stored: Double, originalValue: Double?, unitString: String?
         switch type.kind {
         case .quantity(let quantityType):
             // 2015 exports wrote averaged heart rate as min/max/average/recordCount, without a value.
@@ -121,36 +133,57 @@ struct ExportRecordReader {
                   let canonical = try? unit.convert(value, to: quantityType.canonicalUnit), let base = try? unit.toBase(value) else {
                 return .failure(Reason("unit \"\(unitRaw.map(Self.text) ?? "")\" does not fit \(type.name)"))
             }
-            row.isQuantity = true
-            row.value = base
-            row.originalValue = value
-            row.unit = unit.unitString
-            identity = Self.rounded(canonical)
+            (identity, stored, originalValue, unitString) = (Self.rounded(canonical), base, value, unit.unitString)
         case .category:
             let valueRaw = tag.raw("value")
-            let value = categoryValues.value(for: valueRaw?.bytes ?? UnsafeBufferPointer(start: nil, count: 0)) {
+            let category = categoryValues.value(for: valueRaw?.bytes ?? UnsafeBufferPointer(start: nil, count: 0)) {
                 let text = valueRaw.map(Self.text) ?? ""
                 return categoryValueRawValuesByName[text] ?? Int(text)
             }
-            guard let value else {
+            guard let category else {
                 return .failure(Reason("\"\(valueRaw.map(Self.text) ?? "")\" is not a value of \(type.name)"))
             }
-            row.value = Double(value)
-            identity = Double(value)
+            (identity, stored, originalValue, unitString) = (Double(category), Double(category), nil, nil)
         case .unknown:
             return .failure(Reason("unknown record type \(type.name) (kept as written)", unknownType: true))
         }
-        for number in [start, end, identity] { withUnsafeBytes(of: number.bitPattern.bigEndian) { hash.update(bufferPointer: $0) } }
-        row.uuid = Self.uppercaseText(ExportSources.timeOrderedUUID(milliseconds: start * 1000, digest: hash.finalize()))
+        let entry = shapeEntry(type: type.name, isQuantity: originalValue != nil, unit: unitString, source: source)
+        var hash = entry.prefix
+        withUnsafeBytes(of: (start.bitPattern.bigEndian, end.bitPattern.bigEndian, identity.bitPattern.bigEndian)) { hash.update(bufferPointer: $0) }
+        var row = ImportedSample(uuid: ExportSources.timeOrderedUUID(milliseconds: start * 1000, digest: hash.finalize()), shape: entry.shape,
+                                 start: start - Date.timeIntervalBetween1970AndReferenceDate, end: end - Date.timeIntervalBetween1970AndReferenceDate,
+                                 value: stored, originalValue: originalValue)
+        row.created = created
         return .success(Open(row: row, line: tag.line))
     }
 
     /// The row of a Record whose element has ended, with its metadata typed.
     func close(_ open: Open) -> ImportedSample {
         var row = open.row
-        row.metadata = ExportMetadata.typed(open.metadata)
-        row.extra = open.extra
+        let metadata = ExportMetadata.typed(open.metadata)
+        if metadata != nil || open.extra != nil { row.details = ImportedSample.Details(metadata: metadata, extra: open.extra) }
         return row
+    }
+
+    /// The shape of a record of this type, unit and source, and its identity hash so far: the last one when it fits.
+    private mutating func shapeEntry(type: String, isQuantity: Bool, unit: String?, source: Source) -> ShapeEntry {
+        if let shape, shape.shape.type == type, shape.shape.unit == unit, shape.shape.revision === source.revision,
+           shape.shape.device === source.device {
+            return shape
+        }
+        let key = ShapeKey(type: type, unit: unit, revision: ObjectIdentifier(source.revision), device: source.device.map(ObjectIdentifier.init))
+        if let known = shapes[key] {
+            shape = known
+            return known
+        }
+        var prefix = SHA256()
+        prefix.update(data: Array("Record|\(type)|".utf8))
+        prefix.update(data: source.key)
+        let made = ShapeEntry(shape: ImportedSample.Shape(type: type, isQuantity: isQuantity, unit: unit, revision: source.revision,
+                                                          device: source.device), prefix: prefix)
+        shapes[key] = made
+        shape = made
+        return made
     }
 
     /// A device from its export string, parsed once per distinct device.
@@ -197,23 +230,6 @@ struct ExportRecordReader {
         let made = Source(name: nameText, revision: revision, device: parsedDevice, key: Array("\(nameText)|\(Self.deviceKey(parsedDevice))|".utf8))
         source = made
         return made
-    }
-
-    /// `uuid.uuidString`, without the `snprintf` per byte Foundation's formatting costs on Linux.
-    static func uppercaseText(_ uuid: UUID) -> String {
-        let digits: StaticString = "0123456789ABCDEF"
-        return withUnsafeBytes(of: uuid.uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { out in
-                var index = 0
-                for (offset, byte) in bytes.enumerated() {
-                    if offset == 4 || offset == 6 || offset == 8 || offset == 10 { out[index] = UInt8(ascii: "-"); index += 1 }
-                    out[index] = digits.utf8Start[Int(byte >> 4)]
-                    out[index + 1] = digits.utf8Start[Int(byte & 0x0F)]
-                    index += 2
-                }
-                return index
-            }
-        }
     }
 
     /// An attribute's text, entities decoded.

@@ -74,13 +74,15 @@ package enum ExportSources {
     /// from `digest` (version 8, RFC 9562's custom layout): deterministic like `stableUUID`, and ordered by time, so
     /// rows of an export land in the UUID index near one another.
     static func timeOrderedUUID(milliseconds: Double, digest: SHA256.Digest) -> UUID {
-        var bytes = Array(digest.prefix(16))
-        let time = UInt64(max(0, min(milliseconds, Double(1 << 48 - 1))))
-        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: time >> (8 * (5 - index))) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x80
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { bytes in
+            digest.withUnsafeBytes { digest in bytes.copyMemory(from: UnsafeRawBufferPointer(rebasing: digest[0..<16])) }
+            let time = UInt64(max(0, min(milliseconds, Double(1 << 48 - 1))))
+            for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: time >> (8 * (5 - index))) }
+            bytes[6] = (bytes[6] & 0x0F) | 0x80
+            bytes[8] = (bytes[8] & 0x3F) | 0x80
+        }
+        return UUID(uuid: uuid)
     }
 
     /// A time-ordered UUID (see `timeOrderedUUID(milliseconds:digest:)`) of `key`, for an object starting at `start`.

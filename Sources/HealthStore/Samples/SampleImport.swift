@@ -1,47 +1,76 @@
-import Foundation
+package import Foundation
 import GRDB
 import GRDBSQLite
 package import HealthModel
 
 /// One exported sample, ready to store: the export importer builds these straight from the XML, without a HealthKit
-/// object per record, and `SampleStore.importBatch` binds them to SQLite directly.
+/// object per record, and `SampleStore.importBatch` binds them to SQLite directly. What repeats from row to row (type,
+/// unit, source, device) is one shared `Shape`, and what few rows carry (metadata, kept children) one optional
+/// `Details`, so a row holds two references and copies cheaply.
 package struct ImportedSample: Sendable {
-    package var uuid: String
-    package var type: String
-    /// Quantity or category.
-    package var isQuantity: Bool
+    /// The type, unit, source revision and device of a run of rows, shared by all of them: the store binds them once
+    /// per run and looks their rows up once.
+    package final class Shape: Sendable {
+        package let type: String
+        package let typeCode: Int64
+        /// Quantity or category.
+        package let isQuantity: Bool
+        /// A quantity's unit as recorded.
+        package let unit: String?
+        package let revision: HKSourceRevision
+        package let device: HKDevice?
+
+        package init(type: String, isQuantity: Bool, unit: String?, revision: HKSourceRevision, device: HKDevice?) {
+            self.type = type
+            self.typeCode = SampleTypeCode.code(type)
+            self.isQuantity = isQuantity
+            self.unit = unit
+            self.revision = revision
+            self.device = device
+        }
+    }
+
+    /// What a row holds beyond its shape and numbers.
+    package final class Details: Sendable {
+        package let metadata: [String: HKMetadataValue]?
+        /// Child elements of the record the model does not hold (a heart-rate variability beat list), as written.
+        package let extra: String?
+
+        package init(metadata: [String: HKMetadataValue]?, extra: String?) {
+            self.metadata = metadata
+            self.extra = extra
+        }
+    }
+
+    package var uuid: UUID
+    package var shape: Shape
     /// Seconds since 2001 (the store's dates).
     package var start: Double
     package var end: Double
     /// The value in the type's base unit (a category's raw value).
     package var value: Double
-    /// A quantity's value and unit as recorded.
+    /// A quantity's value as recorded, in `shape.unit`.
     package var originalValue: Double?
-    package var unit: String?
-    /// Shared by every sample of one source revision (and device): the store looks their rows up once.
-    package var revision: HKSourceRevision
-    package var device: HKDevice?
-    package var metadata: [String: HKMetadataValue]?
-    /// Child elements of the record the model does not hold (a heart-rate variability beat list), as written.
-    package var extra: String?
     /// When the record was first saved (the export's `creationDate`, seconds since 2001): the row's save time, so a
     /// later export writes it back. Nil: now.
     package var created: Double?
+    package var details: Details?
 
-    package init(uuid: String, type: String, isQuantity: Bool, start: Double, end: Double, value: Double, originalValue: Double?,
-                 unit: String?, revision: HKSourceRevision, device: HKDevice?, metadata: [String: HKMetadataValue]?) {
+    package init(uuid: UUID, shape: Shape, start: Double, end: Double, value: Double, originalValue: Double?) {
         self.uuid = uuid
-        self.type = type
-        self.isQuantity = isQuantity
+        self.shape = shape
         self.start = start
         self.end = end
         self.value = value
         self.originalValue = originalValue
-        self.unit = unit
-        self.revision = revision
-        self.device = device
-        self.metadata = metadata
     }
+
+    package var type: String { shape.type }
+    package var unit: String? { shape.unit }
+    package var revision: HKSourceRevision { shape.revision }
+    package var device: HKDevice? { shape.device }
+    package var metadata: [String: HKMetadataValue]? { details?.metadata }
+    package var extra: String? { details?.extra }
 }
 
 extension SampleStore {
@@ -92,7 +121,7 @@ extension SampleStore {
     package func importBatch(rows: [ImportedSample], objects: [HKObject], routes: [ImportedRoute] = [], elements: [ExportElement] = [],
                              session: ImportSession) throws -> ImportCounts {
         guard !rows.isEmpty || !objects.isEmpty || !routes.isEmpty || !elements.isEmpty else { return ImportCounts() }
-        let counts = try write { db -> ImportCounts in
+        let counts = try database.writeTrusted { db -> ImportCounts in
             let now = Date().timeIntervalSinceReferenceDate
             var counts = try insertRows(rows, savedAt: now, session: session, in: db)
             if !objects.isEmpty {
@@ -118,8 +147,17 @@ extension SampleStore {
     private func insertRows(_ rows: [ImportedSample], savedAt: Double, session: ImportSession, in db: Database) throws -> ImportCounts {
         var counts = ImportCounts()
         guard !rows.isEmpty else { return counts }
+        // The longest sample per type (rows come in runs of one type: the dictionary is touched once per run).
         var longest: [String: Double] = [:]
-        for row in rows where row.end - row.start > longest[row.type] ?? -1 { longest[row.type] = row.end - row.start }
+        var span: (type: String, duration: Double) = ("", -1)
+        for row in rows {
+            if row.type != span.type {
+                if span.duration >= 0 { longest[span.type] = max(longest[span.type] ?? -1, span.duration) }
+                span = (row.type, -1)
+            }
+            span.duration = max(span.duration, row.end - row.start)
+        }
+        if span.duration >= 0 { longest[span.type] = max(longest[span.type] ?? -1, span.duration) }
         let upsert = try db.cachedStatement(sql: """
             INSERT INTO typeSpan (type, maxDuration) VALUES (?, ?)
             ON CONFLICT (type) DO UPDATE SET maxDuration = MAX(maxDuration, excluded.maxDuration)
@@ -133,41 +171,38 @@ extension SampleStore {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, NULL, ?)
             """)
         let insertMetadata = try RawStatement(connection, "INSERT INTO metadata (sampleId, key, kind, text, number, integer) VALUES (?, ?, ?, ?, ?, ?)")
-        // Type, unit, source and device repeat over long runs of rows: SQLite keeps a parameter's value across resets,
-        // so those are bound again only when they change.
-        var previous: (type: String, kind: Int64, unit: String?, revision: ObjectIdentifier?, device: ObjectIdentifier?)
-            = ("", -1, "", nil, nil)
+        // Type, unit, source and device repeat over long runs of rows (one `Shape`): SQLite keeps a parameter's value
+        // across resets, so those are bound again only when the shape changes.
+        var previous: (shape: ObjectIdentifier?, revision: ObjectIdentifier?, device: ObjectIdentifier?, kind: Int64) = (nil, nil, nil, -1)
         var run: (type: String, count: Int) = ("", 0)
         try rows.withUnsafeBufferPointer { rows in
             for index in rows.indices {
-                let revision = ObjectIdentifier(rows[index].revision)
-                if revision != previous.revision {
-                    let source = try sourceRow(rows[index].revision, session: session, in: db)
-                    insert.bind(9, source.id)
-                    insert.bind(10, rows[index].revision.version)
-                    insert.bind(11, rows[index].revision.productType)
-                    insert.bind(12, source.osVersion)
-                    previous.revision = revision
+                let shape = rows[index].shape
+                if ObjectIdentifier(shape) != previous.shape {
+                    let revision = ObjectIdentifier(shape.revision)
+                    if revision != previous.revision {
+                        let source = try sourceRow(shape.revision, session: session, in: db)
+                        insert.bind(9, source.id)
+                        insert.bind(10, shape.revision.version)
+                        insert.bind(11, shape.revision.productType)
+                        insert.bind(12, source.osVersion)
+                        previous.revision = revision
+                    }
+                    let device = shape.device.map(ObjectIdentifier.init)
+                    if device != previous.device || previous.shape == nil {
+                        insert.bind(13, try shape.device.map { try deviceRow($0, session: session, in: db) })
+                        previous.device = device
+                    }
+                    insert.bind(2, shape.typeCode)
+                    let kind = Int64(shape.isQuantity ? SampleKind.quantity.rawValue : SampleKind.category.rawValue)
+                    if kind != previous.kind {
+                        insert.bind(3, kind)
+                        previous.kind = kind
+                    }
+                    insert.bind(8, shape.unit)
+                    previous.shape = ObjectIdentifier(shape)
                 }
-                let device = rows[index].device.map(ObjectIdentifier.init)
-                if device != previous.device || index == 0 {
-                    insert.bind(13, try rows[index].device.map { try deviceRow($0, session: session, in: db) })
-                    previous.device = device
-                }
-                if rows[index].type != previous.type {
-                    insert.bind(2, SampleTypeCode.code(rows[index].type))
-                    previous.type = rows[index].type
-                }
-                let kind = Int64(rows[index].isQuantity ? SampleKind.quantity.rawValue : SampleKind.category.rawValue)
-                if kind != previous.kind {
-                    insert.bind(3, kind)
-                    previous.kind = kind
-                }
-                if rows[index].unit != previous.unit {
-                    insert.bind(8, rows[index].unit)
-                    previous.unit = rows[index].unit
-                }
-                insert.bind(1, rows[index].uuid)
+                insert.bind(1, uuid: rows[index].uuid)
                 insert.bind(4, rows[index].start)
                 insert.bind(5, rows[index].end)
                 insert.bind(6, rows[index].value)
@@ -184,12 +219,12 @@ extension SampleStore {
                     if run.count > 0 { counts.added[run.type, default: 0] += run.count }
                     run = (rows[index].type, 1)
                 }
-                guard rows[index].extra != nil || rows[index].metadata != nil else { continue }
+                guard let details = rows[index].details else { continue }
                 let sampleId = sqlite3_last_insert_rowid(connection)
-                if let extra = rows[index].extra {
+                if let extra = details.extra {
                     try db.execute(sql: "INSERT INTO sampleExtra (sampleId, xml) VALUES (?, ?)", arguments: [sampleId, extra])
                 }
-                for (key, value) in rows[index].metadata ?? [:] {
+                for (key, value) in details.metadata ?? [:] {
                     let (kind, text, number, integer) = MetadataRecord.Kind.encode(value)
                     insertMetadata.bind(1, sampleId)
                     insertMetadata.bind(2, key)
@@ -317,6 +352,22 @@ private final class RawStatement {
             sqlite3_bind_text(handle, index, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
         }
     }
+    /// A UUID as its uppercase text (`uuidString`), written straight into the parameter's buffer.
+    func bind(_ index: Int32, uuid: UUID) {
+        let buffer = texts[Int(index)]
+        let digits: StaticString = "0123456789ABCDEF"
+        var count = 0
+        withUnsafeBytes(of: uuid.uuid) { bytes in
+            for (offset, byte) in bytes.enumerated() {
+                if offset == 4 || offset == 6 || offset == 8 || offset == 10 { buffer[count] = UInt8(ascii: "-"); count += 1 }
+                buffer[count] = digits.utf8Start[Int(byte >> 4)]
+                buffer[count + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                count += 2
+            }
+        }
+        sqlite3_bind_text(handle, index, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(count), nil)
+    }
+
     func bind(_ index: Int32, _ value: Double?) {
         if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
     }
