@@ -165,60 +165,58 @@ extension SampleStore {
         for (type, duration) in longest { try upsert.execute(arguments: [type, duration]) }
 
         let connection = db.sqliteConnection
-        let insert = try RawStatement(connection, """
-            INSERT OR IGNORE INTO sample (uuid, typeCode, kind, startDate, endDate, value, originalValue, unit, count, sourceId, sourceVersion,
-                                          productType, osVersion, deviceId, correlationId, savedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, NULL, ?)
-            """)
+        let insert = try RawStatement(connection, Self.insertSQL(rows: 1))
+        let insertMany = try RawStatement(connection, Self.insertSQL(rows: Self.rowsPerInsert))
         let insertMetadata = try RawStatement(connection, "INSERT INTO metadata (sampleId, key, kind, text, number, integer) VALUES (?, ?, ?, ?, ?, ?)")
-        // Type, unit, source and device repeat over long runs of rows (one `Shape`): SQLite keeps a parameter's value
-        // across resets, so those are bound again only when the shape changes.
-        var previous: (shape: ObjectIdentifier?, revision: ObjectIdentifier?, device: ObjectIdentifier?, kind: Int64) = (nil, nil, nil, -1)
+        var bound = (one: BoundShape(), many: BoundShape())
         var run: (type: String, count: Int) = ("", 0)
+        func count(_ type: String, _ added: Int) {
+            if type == run.type {
+                run.count += added
+            } else {
+                if run.count > 0 { counts.added[run.type, default: 0] += run.count }
+                run = (type, added)
+            }
+        }
         try rows.withUnsafeBufferPointer { rows in
-            for index in rows.indices {
+            var index = 0
+            while index < rows.count {
+                // A full group of rows of one shape without details: one statement for all of them.
                 let shape = rows[index].shape
-                if ObjectIdentifier(shape) != previous.shape {
-                    let revision = ObjectIdentifier(shape.revision)
-                    if revision != previous.revision {
-                        let source = try sourceRow(shape.revision, session: session, in: db)
-                        insert.bind(9, source.id)
-                        insert.bind(10, shape.revision.version)
-                        insert.bind(11, shape.revision.productType)
-                        insert.bind(12, source.osVersion)
-                        previous.revision = revision
+                if index + Self.rowsPerInsert <= rows.count,
+                   rows[index..<index + Self.rowsPerInsert].allSatisfy({ $0.shape === shape && $0.details == nil }) {
+                    try bind(shape, to: insertMany, bound: &bound.many, session: session, in: db)
+                    for slot in 0..<Self.rowsPerInsert {
+                        let parameters = Self.rowParameters(slot)
+                        let row = rows[index + slot]
+                        insertMany.bind(parameters.uuid, uuid: row.uuid)
+                        insertMany.bind(parameters.uuid + 1, row.start)
+                        insertMany.bind(parameters.uuid + 2, row.end)
+                        insertMany.bind(parameters.uuid + 3, row.value)
+                        insertMany.bind(parameters.uuid + 4, row.originalValue)
+                        insertMany.bind(parameters.savedAt, row.created ?? savedAt)
                     }
-                    let device = shape.device.map(ObjectIdentifier.init)
-                    if device != previous.device || previous.shape == nil {
-                        insert.bind(13, try shape.device.map { try deviceRow($0, session: session, in: db) })
-                        previous.device = device
-                    }
-                    insert.bind(2, shape.typeCode)
-                    let kind = Int64(shape.isQuantity ? SampleKind.quantity.rawValue : SampleKind.category.rawValue)
-                    if kind != previous.kind {
-                        insert.bind(3, kind)
-                        previous.kind = kind
-                    }
-                    insert.bind(8, shape.unit)
-                    previous.shape = ObjectIdentifier(shape)
+                    try insertMany.run()
+                    let added = Int(sqlite3_changes(connection))
+                    counts.existing += Self.rowsPerInsert - added
+                    if added > 0 { count(shape.type, added) }
+                    index += Self.rowsPerInsert
+                    continue
                 }
+                try bind(shape, to: insert, bound: &bound.one, session: session, in: db)
                 insert.bind(1, uuid: rows[index].uuid)
-                insert.bind(4, rows[index].start)
-                insert.bind(5, rows[index].end)
-                insert.bind(6, rows[index].value)
-                insert.bind(7, rows[index].originalValue)
-                insert.bind(14, rows[index].created ?? savedAt)
+                insert.bind(2, rows[index].start)
+                insert.bind(3, rows[index].end)
+                insert.bind(4, rows[index].value)
+                insert.bind(5, rows[index].originalValue)
+                insert.bind(6, rows[index].created ?? savedAt)
                 try insert.run()
+                defer { index += 1 }
                 guard sqlite3_changes(connection) == 1 else {
                     counts.existing += 1
                     continue
                 }
-                if rows[index].type == run.type {
-                    run.count += 1
-                } else {
-                    if run.count > 0 { counts.added[run.type, default: 0] += run.count }
-                    run = (rows[index].type, 1)
-                }
+                count(shape.type, 1)
                 guard let details = rows[index].details else { continue }
                 let sampleId = sqlite3_last_insert_rowid(connection)
                 if let extra = details.extra {
@@ -238,6 +236,65 @@ extension SampleStore {
         }
         if run.count > 0 { counts.added[run.type, default: 0] += run.count }
         return counts
+    }
+
+    /// Rows per multi-row INSERT: one statement's fixed costs (cursors, the AUTOINCREMENT counter) shared by 16 rows.
+    static let rowsPerInsert = 16
+
+    /// The import INSERT for `rows` rows. What a shape fixes (type, kind, unit, source, version, product type, OS
+    /// version, device) is one parameter shared by every row, numbered 7…14; each row has six of its own from 1 on
+    /// (UUID, start, end, value, original value, save time).
+    static func insertSQL(rows: Int) -> String {
+        let values = (0..<rows).map { slot in
+            let p = rowParameters(slot)
+            return "(?\(p.uuid), ?7, ?8, ?\(p.uuid + 1), ?\(p.uuid + 2), ?\(p.uuid + 3), ?\(p.uuid + 4), ?9, 1, ?10, ?11, ?12, ?13, ?14, NULL, ?\(p.savedAt))"
+        }
+        return """
+            INSERT OR IGNORE INTO sample (uuid, typeCode, kind, startDate, endDate, value, originalValue, unit, count, sourceId, sourceVersion,
+                                          productType, osVersion, deviceId, correlationId, savedAt)
+            VALUES \(values.joined(separator: ", "))
+            """
+    }
+
+    /// The numbers of a row's own parameters: UUID, then start, end, value and original value following it; save time.
+    static func rowParameters(_ slot: Int) -> (uuid: Int32, savedAt: Int32) {
+        slot == 0 ? (1, 6) : (Int32(15 + 6 * (slot - 1)), Int32(15 + 6 * (slot - 1) + 5))
+    }
+
+    /// What a statement's shape parameters hold: SQLite keeps a parameter's value across resets, so they are bound
+    /// again only when the shape changes.
+    struct BoundShape {
+        var shape: ObjectIdentifier?
+        var revision: ObjectIdentifier?
+        var device: ObjectIdentifier?
+        var kind: Int64 = -1
+    }
+
+    private func bind(_ shape: ImportedSample.Shape, to statement: RawStatement, bound: inout BoundShape, session: ImportSession,
+                      in db: Database) throws {
+        guard ObjectIdentifier(shape) != bound.shape else { return }
+        let revision = ObjectIdentifier(shape.revision)
+        if revision != bound.revision {
+            let source = try sourceRow(shape.revision, session: session, in: db)
+            statement.bind(10, source.id)
+            statement.bind(11, shape.revision.version)
+            statement.bind(12, shape.revision.productType)
+            statement.bind(13, source.osVersion)
+            bound.revision = revision
+        }
+        let device = shape.device.map(ObjectIdentifier.init)
+        if device != bound.device || bound.shape == nil {
+            statement.bind(14, try shape.device.map { try deviceRow($0, session: session, in: db) })
+            bound.device = device
+        }
+        statement.bind(7, shape.typeCode)
+        let kind = Int64(shape.isQuantity ? SampleKind.quantity.rawValue : SampleKind.category.rawValue)
+        if kind != bound.kind {
+            statement.bind(8, kind)
+            bound.kind = kind
+        }
+        statement.bind(9, shape.unit)
+        bound.shape = ObjectIdentifier(shape)
     }
 
     private func sourceRow(_ revision: HKSourceRevision, session: ImportSession, in db: Database) throws -> (id: Int64, osVersion: String) {
