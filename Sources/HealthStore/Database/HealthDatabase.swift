@@ -32,9 +32,11 @@ package final class HealthDatabase: Sendable {
     /// The `sample` table's secondary indexes, as the latest migration defines them. A bulk import into an empty store
     /// drops them and builds each once at the end (`SampleStore.beginBulkLoad`); opening a store rebuilds any that an
     /// interrupted import left missing, so queries never lose them for longer than one import.
-    package static let sampleIndexes: [(name: String, columns: [String])] = [
-        ("sample_type_start", ["typeCode", "startDate"]), ("sample_type_end", ["typeCode", "endDate"]),
-        ("sample_source", ["sourceId"]), ("sample_correlation", ["correlationId"]),
+    /// The correlation index holds only correlation members (a partial index: most samples belong to none); lookups by
+    /// `correlationId = ?`, including the cascade when a correlation is deleted, use it all the same.
+    package static let sampleIndexes: [(name: String, columns: [String], condition: SQL?)] = [
+        ("sample_type_start", ["typeCode", "startDate"], nil), ("sample_type_end", ["typeCode", "endDate"], nil),
+        ("sample_source", ["sourceId"], nil), ("sample_correlation", ["correlationId"], "correlationId IS NOT NULL"),
     ]
 
     /// Lists every sample type of the catalog in `sampleType` (a newer version may know more types than the one that
@@ -55,7 +57,9 @@ package final class HealthDatabase: Sendable {
         }
         guard present < names.count else { return }
         try writer.write { db in
-            for index in Self.sampleIndexes { try db.create(index: index.name, on: "sample", columns: index.columns, options: .ifNotExists) }
+            for index in Self.sampleIndexes {
+                try db.create(index: index.name, on: "sample", columns: index.columns, options: .ifNotExists, condition: index.condition)
+            }
         }
     }
 
@@ -548,7 +552,7 @@ package final class HealthDatabase: Sendable {
                     try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('sample', ?)", arguments: [sequence])
                 }
             }
-            for index in sampleIndexes { try db.create(index: index.name, on: "sample", columns: index.columns) }
+            for index in sampleIndexes { try db.create(index: index.name, on: "sample", columns: index.columns, condition: index.condition) }
         }
         return migrator
     }()
