@@ -32,11 +32,12 @@ package final class HealthDatabase: Sendable {
     /// The `sample` table's secondary indexes, as the latest migration defines them. A bulk import into an empty store
     /// drops them and builds each once at the end (`SampleStore.beginBulkLoad`); opening a store rebuilds any that an
     /// interrupted import left missing, so queries never lose them for longer than one import.
+    /// The source index also holds the type, so counts per source and type (the store's summary) read it alone.
     /// The correlation index holds only correlation members (a partial index: most samples belong to none); lookups by
     /// `correlationId = ?`, including the cascade when a correlation is deleted, use it all the same.
     package static let sampleIndexes: [(name: String, columns: [String], condition: SQL?)] = [
         ("sample_type_start", ["typeCode", "startDate"], nil), ("sample_type_end", ["typeCode", "endDate"], nil),
-        ("sample_source", ["sourceId"], nil), ("sample_correlation", ["correlationId"], "correlationId IS NOT NULL"),
+        ("sample_source", ["sourceId", "typeCode"], nil), ("sample_correlation", ["correlationId"], "correlationId IS NOT NULL"),
     ]
 
     /// Lists every sample type of the catalog in `sampleType` (a newer version may know more types than the one that

@@ -3,7 +3,7 @@ import GRDB
 import HealthModel
 
 /// What a store holds, per sample type: how many samples, from when to when, and from which sources — the person's
-/// overview (`health summary`). Counted in SQL over the (type, startDate) index.
+/// overview (`health summary`), shown at the end of every import. Counted in SQL over the sample indexes alone.
 package struct StoreSummary: Sendable {
     package struct TypeSummary: Sendable {
         package let type: String
@@ -26,23 +26,24 @@ package struct StoreSummary: Sendable {
                 """).map { ($0["name"], $0["bundleIdentifier"], $0["count"]) }
         }
         types = try database.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT typeCode, COUNT(*) AS count, MIN(startDate) AS first, MAX(endDate) AS last FROM sample
-                GROUP BY typeCode
-                """)
+            // Each query reads one index only (covering): counts and first starts from (typeCode, startDate), the last
+            // end per type by one seek in (typeCode, endDate), counts per type and source from (sourceId, typeCode).
+            let rows = try Row.fetchAll(db, sql: "SELECT typeCode, COUNT(*) AS count, MIN(startDate) AS first FROM sample GROUP BY typeCode")
             let sourceRows = try Row.fetchAll(db, sql: """
                 SELECT sample.typeCode, source.name, COUNT(*) AS count FROM sample JOIN source ON source.id = sample.sourceId
-                GROUP BY sample.typeCode, source.id ORDER BY sample.typeCode, count DESC, source.name
+                GROUP BY sample.sourceId, sample.typeCode
                 """)
-            var sources: [Int64: [String]] = [:]
-            for row in sourceRows { sources[row["typeCode"], default: []].append(row["name"]) }
+            var sources: [Int64: [(name: String, count: Int)]] = [:]
+            for row in sourceRows { sources[row["typeCode"], default: []].append((row["name"], row["count"])) }
             return try rows.map { row in
                 let code: Int64 = row["typeCode"]
                 guard let type = SampleTypeCode.identifier(code) else {
                     throw HKError(.errorDatabaseInaccessible, "the store holds samples of a type it does not know (code \(code))")
                 }
+                let last = try Double.fetchOne(db, sql: "SELECT MAX(endDate) FROM sample WHERE typeCode = ?", arguments: [code]) ?? row["first"]
+                let names = (sources[code] ?? []).sorted { ($0.count, $1.name) > ($1.count, $0.name) }.map(\.name)
                 return TypeSummary(type: type, count: row["count"], first: Date(timeIntervalSinceReferenceDate: row["first"]),
-                                   last: Date(timeIntervalSinceReferenceDate: row["last"]), sources: sources[code] ?? [])
+                                   last: Date(timeIntervalSinceReferenceDate: last), sources: names)
             }.sorted { $0.type < $1.type }
         }
     }
