@@ -72,6 +72,35 @@ package struct ExportImportReader {
         self.batchSize = batchSize
     }
 
+    /// The average length in bytes of the `<Record>`s at the start of an export.xml (from one record's start to the
+    /// next's, in the first megabyte after the DTD), or nil when it holds fewer than 100 there or is not a regular file
+    /// (a pipe cannot be read twice).
+    package static func averageRecordLength(of xml: URL) -> Int? {
+        guard (try? FileManager.default.attributesOfItem(atPath: xml.path)[.type] as? FileAttributeType) == .typeRegular,
+              let handle = FileHandle(forReadingAtPath: xml.path) else { return nil }
+        defer { try? handle.close() }
+        // The DTD comes first (≈ 10 KB): read past it.
+        guard let data = try? handle.read(upToCount: 1 << 20 + 64 << 10), !data.isEmpty else { return nil }
+        let marker = Array("<Record ".utf8)
+        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int? in
+            var first: Int?, last = 0, count = 0, index = 0
+            let end = bytes.count - marker.count
+            while index < end {
+                if bytes[index] == UInt8(ascii: "<") && bytes[index + 1] == UInt8(ascii: "R")
+                    && marker.indices.allSatisfy({ bytes[index + $0] == marker[$0] }) {
+                    if first == nil { first = index }
+                    last = index
+                    count += 1
+                    index += marker.count
+                } else {
+                    index += 1
+                }
+            }
+            guard let first, count >= 100 else { return nil }
+            return (last - first) / (count - 1)
+        }
+    }
+
     package func read(_ xml: URL, into sink: Sink) throws -> Summary {
         var state = State(batchSize: batchSize, sink: sink, root: xml.deletingLastPathComponent())
         try XMLStartTagScanner(url: xml).scanInPlace { tag in

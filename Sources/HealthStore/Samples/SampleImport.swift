@@ -91,14 +91,17 @@ extension SampleStore {
         package init() {}
     }
 
-    /// Prepares a large import: when the store holds no samples yet, drops the `sample` table's secondary indexes, so
-    /// rows are appended without maintaining them, and returns true; `endBulkLoad` then builds each index once, from
-    /// sorted data — several times faster than keeping them up to date row by row. (If the process dies in between,
-    /// the next opening of the store rebuilds them.) A store that already holds samples is left as it is.
+    /// Prepares a large import of short rows: when the store holds no samples yet, drops the `sample` table's
+    /// secondary indexes, so rows are appended without maintaining them, and returns true; `endBulkLoad` then builds each
+    /// index once, from sorted data. (If the process dies in between, the next opening of the store rebuilds them.)
+    /// A store that already holds samples is left as it is. The partial correlation index stays: rows that belong to
+    /// no correlation cost it nothing.
     package func beginBulkLoad() throws -> Bool {
         try write { db in
             guard try Int.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sample)") == 0 else { return false }
-            for index in HealthDatabase.sampleIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
+            for index in HealthDatabase.sampleIndexes where index.condition == nil {
+                try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)")
+            }
             return true
         }
     }

@@ -50,9 +50,13 @@ extension HealthPerson {
         // Batches are stored on a second thread while the next ones are read; the writer alone touches `stored`
         // until `finish` has waited for it.
         let store = sampleStore, session = SampleStore.ImportSession(), stored = StoredCounts()
-        // Into an empty store, the sample indexes are built once at the end instead of row by row (after the writer
-        // has stopped: this `defer` runs last).
-        let bulk = try store.beginBulkLoad()
+        // Reading and storing run side by side, so the slower side sets the pace. Long records (an export since iOS 9,
+        // ≈ 400 bytes with their device) take longer to read than to store with every index kept up to date as rows
+        // arrive (in time order, so index entries are appended). Short records (2015 exports, ≈ 190 bytes) are the
+        // other way round: into an empty store their indexes are built once at the end instead (after the writer has
+        // stopped: this `defer` runs last). Measured in BENCHMARKS.md.
+        let shortRecords = (ExportImportReader.averageRecordLength(of: location.xml) ?? 0) < Self.longRecordBytes
+        let bulk = shortRecords ? try store.beginBulkLoad() : false
         defer { if bulk { try? store.endBulkLoad() } }
         let pipeline = ImportPipeline<ExportImportReader.Batch> { batch in
             let counts = try store.importBatch(rows: batch.rows, objects: batch.objects, routes: batch.routes,
@@ -93,6 +97,9 @@ extension HealthPerson {
         }
         return result
     }
+
+    /// The average length, in bytes of export.xml, from which records are read more slowly than they are stored.
+    static let longRecordBytes = 280
 
     /// Keeps the export's electrocardiograms (`electrocardiograms/*.csv`, which export.xml does not mention) as they are,
     /// until the model has ECG samples; returns the paths of those new or changed.
