@@ -87,14 +87,16 @@ extension SampleStore {
         }
     }
 
-    /// The sources of the samples of `type` matching `filter` that `app` may see, by name.
+    /// The sources of the samples of `type` matching `filter` that `app` may see, by name: one seek per source in the
+    /// (sourceId, typeCode) index when nothing else narrows it, rather than a pass over every sample of the type.
     package func sources(ofType type: HKSampleType, matching filter: SampleFilter?, visibleTo app: String) throws -> [HKSource] {
         let visibility = try readVisibility(app: app, type: type.identifier)
         let condition = try SampleFilter.condition(filter, type: type.identifier)
         return try database.read { db in
             try Row.fetchAll(db, SQLRequest<Row>(literal: """
-                SELECT name, bundleIdentifier FROM source WHERE id IN (
-                    SELECT DISTINCT sourceId FROM sample WHERE typeCode = \(SampleTypeCode.code(type.identifier)) AND \(visibility.condition()) AND \(condition))
+                SELECT name, bundleIdentifier FROM source WHERE EXISTS (
+                    SELECT 1 FROM sample WHERE sample.sourceId = source.id AND typeCode = \(SampleTypeCode.code(type.identifier))
+                                           AND \(visibility.condition()) AND \(condition))
                 ORDER BY name, bundleIdentifier
                 """)).map { HKSource(name: $0["name"], bundleIdentifier: $0["bundleIdentifier"]) }
         }
