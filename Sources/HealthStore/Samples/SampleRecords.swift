@@ -61,7 +61,6 @@ struct SampleRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     enum Columns {
         static let uuid = Column(CodingKeys.uuid)
-        static let typeCode = Column("typeCode")
         static let sourceId = Column(CodingKeys.sourceId)
         static let correlationId = Column(CodingKeys.correlationId)
         static let startDate = Column(CodingKeys.startDate)
