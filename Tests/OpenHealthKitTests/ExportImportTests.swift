@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Synchronization
 import Testing
 @testable import HealthExport
@@ -178,5 +179,24 @@ struct ExportImportTests {
         #expect(seen.count >= 2)  // 1.99 MB in 1 MB chunks
         #expect(seen.last.map { $0.0 == $0.1 && $0.1 == 1_986_008 } == true)
         #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.0 <= $1.0 && $0.2 <= $1.2 })
+    }
+
+    @Test func workoutsRoutesAndCorrelationsKeepTheirCreationDatesAsSaveTimes() throws {
+        let (person, folder) = try freshPerson()
+        _ = try person.importExport(at: exportFixtures.appendingPathComponent("dogsheep_healthkit-to-sqlite/export.xml"))
+        _ = try person.importExport(at: exportFixtures.appendingPathComponent("y-yu_ahcd-go/export.xml"))
+        func date(_ text: String) -> Double { ExportDates.parse(text)!.timeIntervalSinceReferenceDate }
+        let saved = try DatabaseQueue(path: folder.appendingPathComponent("health.sqlite").path).read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT identifier, savedAt, correlationId IS NOT NULL AS member FROM sample JOIN sampleType ON code = typeCode
+                WHERE identifier IN ('HKWorkoutTypeIdentifier', 'HKWorkoutRouteTypeIdentifier', 'HKCorrelationTypeIdentifierBloodPressure')
+                   OR correlationId IS NOT NULL
+                """).map { ($0["identifier"] as String, $0["savedAt"] as Double, $0["member"] as Bool) }
+        }
+        #expect(saved.filter { $0.0 == HKWorkoutTypeIdentifier }.map(\.1) == [date("2016-11-14 07:33:49 -0700")])
+        #expect(saved.filter { $0.0 == HKWorkoutRouteTypeIdentifier }.map(\.1) == [date("2016-11-14 07:33:54 -0700")])
+        #expect(saved.filter { $0.0 == "HKCorrelationTypeIdentifierBloodPressure" }.map(\.1) == [date("2020-08-02 19:12:44 +0900")])
+        let members = saved.filter(\.2)
+        #expect(members.count == 2 && members.allSatisfy { $0.1 == date("2020-08-02 19:12:44 +0900") })
     }
 }

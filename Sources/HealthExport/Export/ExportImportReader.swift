@@ -30,6 +30,8 @@ package struct ExportImportReader {
         package var routes: [SampleStore.ImportedRoute] = []
         /// Elements the model does not hold, kept as written.
         package var elements: [ExportElement] = []
+        /// The `creationDate` of objects and routes (seconds since 2001), by UUID: their save time in the store.
+        package var created: [UUID: Double] = [:]
         package var count: Int { rows.count + objects.count + routes.count + elements.count }
     }
 
@@ -155,6 +157,8 @@ package struct ExportImportReader {
         var samplesRead = 0
         var run = (type: "", count: 0)
         var batch = Batch()
+        /// The `creationDate` of the open Correlation's member Records (seconds since 2001), until the Correlation is added.
+        var memberCreated: [UUID: Double] = [:]
         var summaries: [HKActivitySummary] = []
         var records = ExportRecordReader()
         /// An open Record (top level or inside a Correlation) and its metadata entries so far.
@@ -243,7 +247,8 @@ package struct ExportImportReader {
             case "Correlation":
                 guard let open = correlation else { return }
                 correlation = nil
-                if let made = correlationSample(open) { try add(made) }
+                if let made = correlationSample(open) { try add(made, created: open.attributes["creationDate"]) }
+                memberCreated.removeAll()
             case "WorkoutEvent":
                 guard let open = event else { return }
                 event = nil
@@ -261,8 +266,10 @@ package struct ExportImportReader {
                 guard let open = workout else { return }
                 workout = nil
                 guard let made = workoutSample(open) else { return }
-                try add(made)
-                for (route, locations) in open.routes { if let made = workoutRoute(route, locations: locations, of: made) { try add(made) } }
+                try add(made, created: open.attributes["creationDate"])
+                for (route, locations) in open.routes {
+                    if let made = workoutRoute(route, locations: locations, of: made) { try add(made, created: route.attributes["creationDate"]) }
+                }
             default:
                 break
             }
@@ -276,15 +283,20 @@ package struct ExportImportReader {
             if !summaries.isEmpty { try sink.activitySummaries(summaries) }
         }
 
-        mutating func add(_ object: HKObject) throws {
+        mutating func add(_ object: HKObject, created: String?) throws {
             if let sample = object as? HKSample { count(sample.sampleType.identifier) }
-            for member in (object as? HKCorrelation)?.objects ?? [] { count(member.sampleType.identifier) }
+            for member in (object as? HKCorrelation)?.objects ?? [] {
+                count(member.sampleType.identifier)
+                if let time = memberCreated.removeValue(forKey: member.uuid) { batch.created[member.uuid] = time }
+            }
+            if let time = created.flatMap(ExportDates.parse) { batch.created[object.uuid] = time.timeIntervalSinceReferenceDate }
             batch.objects.append(object)
             try flushIfFull()
         }
 
-        mutating func add(_ route: SampleStore.ImportedRoute) throws {
+        mutating func add(_ route: SampleStore.ImportedRoute, created: String?) throws {
             count(route.route.sampleType.identifier)
+            if let time = created.flatMap(ExportDates.parse) { batch.created[route.route.uuid] = time.timeIntervalSinceReferenceDate }
             batch.routes.append(route)
             try flushIfFull()
         }
@@ -367,7 +379,10 @@ package struct ExportImportReader {
             pending = nil
             let row = records.close(open)
             guard correlation != nil else { return try add(row) }
-            if let member = sample(row) { correlation!.members.append(member) }
+            if let member = sample(row) {
+                correlation!.members.append(member)
+                if let created = row.created { memberCreated[member.uuid] = created }
+            }
         }
 
         /// A row as a HealthKit sample, for a Correlation that holds it.

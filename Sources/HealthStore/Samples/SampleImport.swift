@@ -120,15 +120,16 @@ extension SampleStore {
 
     /// Adds a batch of an export in one transaction: `rows` first (bound straight to SQLite; a UUID already stored is
     /// skipped), then `objects` (correlations, workouts) as `importExported` does, then workout `routes`.
-    /// `elements` are kept as written (`keepExportElements`).
+    /// `elements` are kept as written (`keepExportElements`). `created` gives objects and routes their save time (the
+    /// export's `creationDate`, seconds since 2001) by UUID; without one, now.
     package func importBatch(rows: [ImportedSample], objects: [HKObject], routes: [ImportedRoute] = [], elements: [ExportElement] = [],
-                             session: ImportSession) throws -> ImportCounts {
+                             created: [UUID: Double] = [:], session: ImportSession) throws -> ImportCounts {
         guard !rows.isEmpty || !objects.isEmpty || !routes.isEmpty || !elements.isEmpty else { return ImportCounts() }
         let counts = try database.writeTrusted { db -> ImportCounts in
             let now = Date().timeIntervalSinceReferenceDate
             var counts = try insertRows(rows, savedAt: now, session: session, in: db)
             if !objects.isEmpty {
-                let more = try insertObjects(objects, savedAt: now, in: db)
+                let more = try insertObjects(objects, savedAt: now, created: created, in: db)
                 counts.existing += more.existing
                 counts.added.merge(more.added, uniquingKeysWith: +)
             }
@@ -137,7 +138,7 @@ extension SampleStore {
                 counts.existing += elements.count - kept
             }
             if !routes.isEmpty {
-                let more = try insertRoutes(routes, savedAt: now, in: db)
+                let more = try insertRoutes(routes, savedAt: now, created: created, in: db)
                 counts.existing += more.existing
                 counts.added.merge(more.added, uniquingKeysWith: +)
             }
@@ -316,7 +317,7 @@ extension SampleStore {
     }
 
     /// Exported objects (correlations with their members, workouts, anything not a plain row), skipping stored UUIDs.
-    private func insertObjects(_ objects: [HKObject], savedAt now: Double, in db: Database) throws -> ImportCounts {
+    private func insertObjects(_ objects: [HKObject], savedAt now: Double, created: [UUID: Double], in db: Database) throws -> ImportCounts {
         var counts = ImportCounts()
         var uuids: [String] = []
         for object in objects {
@@ -337,7 +338,6 @@ extension SampleStore {
             sourceIds[revision.source.bundleIdentifier] = id
             return id
         }
-        let now = Date().timeIntervalSinceReferenceDate
         let cache = InsertCache()
         for object in objects {
             // Already stored, or stored earlier in this batch (a member of a correlation read before its top-level copy).
@@ -347,14 +347,14 @@ extension SampleStore {
             }
             guard let correlation = object as? HKCorrelation else {
                 try insert(object, sourceId: try sourceId(object.sourceRevision), revision: object.sourceRevision, correlationId: nil,
-                           savedAt: now, in: db, cache: cache)
+                           savedAt: created[object.uuid] ?? now, in: db, cache: cache)
                 counts.added[(object as! HKSample).sampleType.identifier, default: 0] += 1
                 continue
             }
             let shell = HKCorrelation(type: correlation.correlationType, start: correlation.startDate, end: correlation.endDate, objects: [],
                                       uuid: correlation.uuid, metadata: correlation.metadataValues,
                                       sourceRevision: correlation.sourceRevision, device: correlation.device)
-            try insert(shell, sourceId: try sourceId(shell.sourceRevision), revision: shell.sourceRevision, correlationId: nil, savedAt: now, in: db,
+            try insert(shell, sourceId: try sourceId(shell.sourceRevision), revision: shell.sourceRevision, correlationId: nil, savedAt: created[shell.uuid] ?? now, in: db,
                        cache: cache)
             counts.added[correlation.sampleType.identifier, default: 0] += 1
             let correlationId = try Int64.fetchOne(db, sql: "SELECT id FROM sample WHERE uuid = ?", arguments: [correlation.uuid.uuidString])!
@@ -363,7 +363,7 @@ extension SampleStore {
                     try db.execute(sql: "UPDATE sample SET correlationId = ? WHERE uuid = ?", arguments: [correlationId, member.uuid.uuidString])
                 } else {
                     try insert(member, sourceId: try sourceId(member.sourceRevision), revision: member.sourceRevision,
-                               correlationId: correlationId, savedAt: now, in: db, cache: cache)
+                               correlationId: correlationId, savedAt: created[member.uuid] ?? now, in: db, cache: cache)
                     counts.added[member.sampleType.identifier, default: 0] += 1
                 }
             }

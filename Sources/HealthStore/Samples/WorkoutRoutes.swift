@@ -18,7 +18,7 @@ extension SampleStore {
 
     /// Stores routes whose UUID is not stored yet, with their points, each associated with its workout (which must be
     /// stored already, in this transaction or before).
-    func insertRoutes(_ routes: [ImportedRoute], savedAt: Double, in db: Database) throws -> ImportCounts {
+    func insertRoutes(_ routes: [ImportedRoute], savedAt: Double, created: [UUID: Double] = [:], in db: Database) throws -> ImportCounts {
         var counts = ImportCounts()
         let insertLocation = try db.cachedStatement(sql: """
             INSERT INTO routeLocation (sampleId, position, timestamp, latitude, longitude, altitude, horizontalAccuracy, verticalAccuracy,
@@ -36,7 +36,8 @@ extension SampleStore {
                 throw HKError.invalidArgument("route \(route.uuid) belongs to workout \(imported.workout), which is not in the store")
             }
             let sourceId = try SampleStore.sourceId(for: route.sourceRevision.source, in: db, create: true)!
-            try insert(route, sourceId: sourceId, revision: route.sourceRevision, correlationId: nil, savedAt: savedAt, in: db)
+            try insert(route, sourceId: sourceId, revision: route.sourceRevision, correlationId: nil, savedAt: created[route.uuid] ?? savedAt,
+                       in: db)
             // (Not `lastInsertedRowID`: the route's metadata rows come after it.)
             guard let routeId = try Int64.fetchOne(db, sql: "SELECT id FROM sample WHERE uuid = ?", arguments: [route.uuid.uuidString]) else {
                 throw HKError(.errorDatabaseInaccessible, "route \(route.uuid) was not stored")

@@ -60,7 +60,7 @@ extension HealthPerson {
         defer { if bulk { try? store.endBulkLoad() } }
         let pipeline = ImportPipeline<ExportImportReader.Batch> { batch in
             let counts = try store.importBatch(rows: batch.rows, objects: batch.objects, routes: batch.routes,
-                                               elements: batch.elements, session: session)
+                                               elements: batch.elements, created: batch.created, session: session)
             for (type, count) in counts.added { stored.added[type, default: 0] += count }
             stored.existing += counts.existing
         }
