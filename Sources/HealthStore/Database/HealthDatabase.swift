@@ -41,12 +41,10 @@ package final class HealthDatabase: Sendable {
     ]
 
     /// Lists every sample type of the catalog in `sampleType` (a newer version may know more types than the one that
-    /// made the store).
+    /// made the store: opening a store lists them when the table holds fewer).
     static func registerSampleTypes(in db: Database) throws {
-        let types = SampleTypeCode.catalogTypes
-        guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sampleType") ?? 0 < types.count else { return }
         let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO sampleType (code, identifier) VALUES (?, ?)")
-        for type in types { try insert.execute(arguments: [type.code, type.identifier]) }
+        for type in SampleTypeCode.catalogTypes { try insert.execute(arguments: [type.code, type.identifier]) }
     }
 
     /// Creates the `sample` indexes that are missing.

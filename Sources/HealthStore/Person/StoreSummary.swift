@@ -26,9 +26,13 @@ package struct StoreSummary: Sendable {
                 """).map { ($0["name"], $0["bundleIdentifier"], $0["count"]) }
         }
         types = try database.read { db in
-            // Each query reads one index only (covering): counts and first starts from (typeCode, startDate), the last
+            // Each part reads one index only (covering): counts and first starts from (typeCode, startDate), the last
             // end per type by one seek in (typeCode, endDate), counts per type and source from (sourceId, typeCode).
-            let rows = try Row.fetchAll(db, sql: "SELECT typeCode, COUNT(*) AS count, MIN(startDate) AS first FROM sample GROUP BY typeCode")
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT typeCode, COUNT(*) AS count, MIN(startDate) AS first,
+                       (SELECT MAX(endDate) FROM sample AS later WHERE later.typeCode = sample.typeCode) AS last
+                FROM sample GROUP BY typeCode
+                """)
             let sourceRows = try Row.fetchAll(db, sql: """
                 SELECT sample.typeCode, source.name, COUNT(*) AS count FROM sample JOIN source ON source.id = sample.sourceId
                 GROUP BY sample.sourceId, sample.typeCode
@@ -40,10 +44,9 @@ package struct StoreSummary: Sendable {
                 guard let type = SampleTypeCode.identifier(code) else {
                     throw HKError(.errorDatabaseInaccessible, "the store holds samples of a type it does not know (code \(code))")
                 }
-                let last = try Double.fetchOne(db, sql: "SELECT MAX(endDate) FROM sample WHERE typeCode = ?", arguments: [code]) ?? row["first"]
                 let names = (sources[code] ?? []).sorted { ($0.count, $1.name) > ($1.count, $0.name) }.map(\.name)
                 return TypeSummary(type: type, count: row["count"], first: Date(timeIntervalSinceReferenceDate: row["first"]),
-                                   last: Date(timeIntervalSinceReferenceDate: last), sources: names)
+                                   last: Date(timeIntervalSinceReferenceDate: row["last"]), sources: names)
             }.sorted { $0.type < $1.type }
         }
     }

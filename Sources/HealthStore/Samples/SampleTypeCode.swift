@@ -21,9 +21,8 @@ package enum SampleTypeCode {
     }
 
     /// Every sample type identifier the catalog knows, with its code.
-    package static var catalogTypes: [(code: Int64, identifier: String)] {
+    package static let catalogTypes: [(code: Int64, identifier: String)] =
         catalog.map { ($0.key, $0.value) }.sorted { $0.identifier < $1.identifier }
-    }
 
     /// FNV-1a, 32 bits, over the identifier's UTF-8 bytes.
     static func hash(_ identifier: String) -> Int64 {
