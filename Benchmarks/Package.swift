@@ -2,7 +2,11 @@
 // Benchmarks for OpenHealthKit, kept in their own package so the harness stays out of users'
 // dependency graph. Run from this folder:
 //   swift package --disable-sandbox benchmark
+import Foundation
 import PackageDescription
+
+/// SwiftPM names a package found by path after its folder: the repository's, whatever the clone is called.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
 let package = Package(
     name: "OpenHealthKitBenchmarks",
@@ -16,7 +20,7 @@ let package = Package(
         .executableTarget(
             name: "UnitBenchmarks",
             dependencies: [
-                .product(name: "OpenHealthKit", package: "main"),
+                .product(name: "OpenHealthKit", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/UnitBenchmarks",
@@ -25,7 +29,7 @@ let package = Package(
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [
-                .product(name: "OpenHealthKit", package: "main"),
+                .product(name: "OpenHealthKit", package: root),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
@@ -35,7 +39,7 @@ let package = Package(
         .executableTarget(
             name: "QueryBenchmarks",
             dependencies: [
-                .product(name: "OpenHealthKit", package: "main"),
+                .product(name: "OpenHealthKit", package: root),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
@@ -45,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "ClinicalBenchmarks",
             dependencies: [
-                .product(name: "OpenHealthKit", package: "main"),
+                .product(name: "OpenHealthKit", package: root),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ClinicalBenchmarks",

@@ -16,10 +16,7 @@ struct ExportCommandTests {
     }
 
     @Test func anImportedExportIsWrittenAsAZipThatAnotherStoreImportsWhole() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let export = [root.deletingLastPathComponent().appendingPathComponent("shared"), URL(fileURLWithPath: "/work/shared")]
-            .map { $0.appendingPathComponent("fixtures/apple-health-export/dogsheep_healthkit-to-sqlite/export.xml") }
-            .first { FileManager.default.fileExists(atPath: $0.path) }!
+        let export = Fixtures.file("apple-health-export/dogsheep_healthkit-to-sqlite/export.xml")
         #expect(try health("import", export.path).status == 0)
 
         let written = try health("export", "out/export.zip")

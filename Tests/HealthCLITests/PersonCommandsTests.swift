@@ -108,10 +108,7 @@ struct PersonCommandsTests {
     }
 
     @Test func recordsImportAnExportAndListThemAndReimportingAddsNothing() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let export = [root.deletingLastPathComponent().appendingPathComponent("shared"), URL(fileURLWithPath: "/work/shared")]
-            .map { $0.appendingPathComponent("fixtures/fhir/apple-health-export-sample/apple_health_export") }
-            .first { FileManager.default.fileExists(atPath: $0.path) }!
+        let export = Fixtures.file("fhir/apple-health-export-sample/apple_health_export")
         let first = try health("records", "import", export.path)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout == "13 files: 12 records added, 0 updated, 0 unchanged, 1 patient resources kept, 0 ignored, 0 rejected\n")
@@ -125,9 +122,7 @@ struct PersonCommandsTests {
     }
 
     @Test func cardsAreVerifiedAgainstTrustedIssuersOnly() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let shc = [root.deletingLastPathComponent().appendingPathComponent("shared"), URL(fileURLWithPath: "/work/shared")]
-            .map { $0.appendingPathComponent("fixtures/fhir/shc") }.first { FileManager.default.fileExists(atPath: $0.path) }!
+        let shc = Fixtures.file("fhir/shc")
         let card = shc.appendingPathComponent("examples/example-00-e-file.smart-health-card").path
         let untrusted = try health("cards", "import", card)
         #expect(untrusted.status != 0 && untrusted.stdout.contains("is not among the trusted issuers"))
@@ -144,10 +139,7 @@ struct PersonCommandsTests {
     }
 
     @Test func importAndSummaryShowWhatAnExportBroughtAndReimportingAddsNothing() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let export = [root.deletingLastPathComponent().appendingPathComponent("shared"), URL(fileURLWithPath: "/work/shared")]
-            .map { $0.appendingPathComponent("fixtures/apple-health-export/dogsheep_healthkit-to-sqlite/export.xml") }
-            .first { FileManager.default.fileExists(atPath: $0.path) }!
+        let export = Fixtures.file("apple-health-export/dogsheep_healthkit-to-sqlite/export.xml")
         let first = try health("import", export.path)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("4 samples added, 0 already in the store"))

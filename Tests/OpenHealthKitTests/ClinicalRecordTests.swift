@@ -3,17 +3,6 @@ import Testing
 @testable import HealthModel
 @testable import OpenHealthKit
 
-/// `shared/fixtures/fhir`, beside the repository (or `$OPENHEALTHKIT_SHARED/fixtures/fhir`, or /work/shared).
-let fhirFixtures: URL = {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    var candidates = [root.deletingLastPathComponent().appendingPathComponent("shared/fixtures/fhir")]
-    if let shared = ProcessInfo.processInfo.environment["OPENHEALTHKIT_SHARED"] {
-        candidates.append(URL(fileURLWithPath: shared).appendingPathComponent("fixtures/fhir"))
-    }
-    candidates.append(URL(fileURLWithPath: "/work/shared/fixtures/fhir"))
-    return candidates.first { FileManager.default.fileExists(atPath: $0.path) } ?? candidates[0]
-}()
-
 private func resource(_ path: String) throws -> [String: Any] {
     try JSONSerialization.jsonObject(with: Data(contentsOf: fhirFixtures.appendingPathComponent(path))) as! [String: Any]
 }

@@ -5,8 +5,6 @@ import Testing
 @testable import HealthExport
 @testable import OpenHealthKit
 
-let exportFixtures = fhirFixtures.deletingLastPathComponent().appendingPathComponent("apple-health-export")
-
 private func freshPerson() throws -> (HealthPerson, URL) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-export-\(UUID().uuidString)")
     return (try HealthPerson(storeDirectory: folder), folder)

@@ -137,8 +137,8 @@ struct ExportRoundTripTests {
         let (_, _, export, _) = try roundTrip(exportFixtures.appendingPathComponent("y-yu_ahcd-go/export.xml"))
         let xml = export.url.appendingPathComponent("export.xml")
         let text = try String(contentsOf: xml, encoding: .utf8)
-        let shared = exportFixtures.deletingLastPathComponent().deletingLastPathComponent()
-        let dtd = try String(contentsOf: shared.appendingPathComponent("reference/apple-health-export/export-dtd-v14-ios18.1plus.xml"), encoding: .utf8)
+        let dtd = try String(contentsOf: Fixtures.reference.appendingPathComponent("apple-health-export/export-dtd-v14-ios18.1plus.xml"),
+                             encoding: .utf8)
         #expect(text.hasPrefix(dtd.hasSuffix("\n") ? dtd : dtd + "\n"))
         #expect(text.contains("<HealthData locale=\"en_US\">\n <ExportDate value=\""))
         #expect(text.hasSuffix("</HealthData>\n"))

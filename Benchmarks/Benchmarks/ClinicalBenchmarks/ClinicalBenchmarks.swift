@@ -2,7 +2,7 @@ import Benchmark
 import Foundation
 import OpenHealthKit
 
-// Importing health records: the two Synthea bundles of shared/fixtures/fhir/synthea (R4: 74 resources, DSTU2: 50),
+// Importing health records: the two Synthea bundles of Tests/Fixtures/fhir/synthea (R4: 74 resources, DSTU2: 50),
 // read, classified and stored 20 times per iteration under 20 provider names — 2,480 resources an iteration.
 // - into a fresh store (every record new);
 // - again into a store that already holds them all (every record unchanged).
@@ -11,8 +11,7 @@ import OpenHealthKit
 let synthea: [URL] = {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    let folder = [root.deletingLastPathComponent().appendingPathComponent("shared/fixtures/fhir/synthea"),
-                  URL(fileURLWithPath: "/work/shared/fixtures/fhir/synthea")].first { FileManager.default.fileExists(atPath: $0.path) }!
+    let folder = root.appendingPathComponent("Tests/Fixtures/fhir/synthea")
     return ["r4-Edward_Gulgowski_43481611-2459-44f5-ab20-4b142dac160f.json", "dstu2-Boyle_Gonzalo_40.json"]
         .map { folder.appendingPathComponent($0) }
 }()

@@ -6,7 +6,7 @@ import OpenHealthKit
 // for the same conversions in the same run. Run from Benchmarks/:
 //   swift package --disable-sandbox benchmark --target UnitBenchmarks
 
-/// Unit strings as they appear in real Apple Health exports (shared/reference/hkunit.md §6).
+/// Unit strings as they appear in real Apple Health exports (Reference/hkunit.md §6).
 let exportUnitStrings = [
     "count", "count/min", "count/s", "kcal", "Cal", "kJ", "km", "mi", "m", "cm", "in", "ft", "kg", "lb", "%", "ms",
     "W", "km/hr", "mi/hr", "min", "hr", "mL", "mmHg", "dBASPL", "dBHL", "Hz", "degC", "degF", "mg/dL",

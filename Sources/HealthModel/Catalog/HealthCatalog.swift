@@ -1,5 +1,5 @@
 /// The catalog of HealthKit's data types, generated from the reference tables in
-/// `shared/reference/healthkit` by `Scripts/generate_catalog.py`.
+/// `Reference/healthkit` by `Scripts/generate_catalog.py`.
 ///
 /// The tables themselves (``quantityTypes``, ``categoryTypes``, ``otherTypes``, ``metadataKeys``…) are in
 /// `Generated/HealthCatalog+Tables.swift`; this file adds the lookups. Identifiers are raw strings

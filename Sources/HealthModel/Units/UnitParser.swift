@@ -1,4 +1,4 @@
-/// Reads HealthKit's unit-string grammar (shared/reference/hkunit.md §1):
+/// Reads HealthKit's unit-string grammar (Reference/hkunit.md §1):
 ///
 /// ```
 /// unit     := quotient

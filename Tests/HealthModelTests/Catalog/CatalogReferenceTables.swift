@@ -1,29 +1,13 @@
 import Foundation
 
-/// The HealthKit fact tables (`shared/reference/healthkit`, beside the repository), read at test time so that
-/// the generated catalog is checked against the source of truth rather than against itself.
+/// The HealthKit fact tables (`Reference/healthkit` in the repository, with their sources in its README), read at test
+/// time so that the generated catalog is checked against the source of truth rather than against itself.
 enum CatalogReferenceTables {
-    /// Where the tables are, tried in order:
-    /// 1. `../shared/reference/healthkit` beside the repository found from `#filePath` (the repository root is three
-    ///    levels above this file's folder). Both the path as compiled and its symlink-resolved form are tried, so a
-    ///    scratch package whose test folder is a symlink into the repository works too.
-    /// 2. `$OPENHEALTHKIT_SHARED/reference/healthkit` (or `$OPENHEALTHKIT_SHARED` itself if it holds the tables).
-    /// 3. `/work/shared/reference/healthkit`, as a last resort, if it exists.
-    static let folder: URL? = {
-        let fileManager = FileManager.default
-        func holdsTables(_ url: URL) -> Bool {
-            fileManager.fileExists(atPath: url.appendingPathComponent("quantity-types.tsv").path)
-        }
-        var candidates = repositoryRoots.map {
-            $0.deletingLastPathComponent().appendingPathComponent("shared/reference/healthkit")
-        }
-        if let shared = ProcessInfo.processInfo.environment["OPENHEALTHKIT_SHARED"], !shared.isEmpty {
-            let url = URL(fileURLWithPath: shared)
-            candidates += [url.appendingPathComponent("reference/healthkit"), url]
-        }
-        candidates.append(URL(fileURLWithPath: "/work/shared/reference/healthkit"))
-        return candidates.first(where: holdsTables)
-    }()
+    /// `Reference/healthkit` of the repository found from `#filePath` (the repository root is three levels above this
+    /// file's folder): the path as compiled first, then its symlink-resolved form, so a scratch package whose test
+    /// folder is a symlink into the repository works too.
+    static let folder: URL? = repositoryRoots.map { $0.appendingPathComponent("Reference/healthkit") }
+        .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("quantity-types.tsv").path) }
 
     /// The repository root, derived from `#filePath` as compiled and with symlinks resolved (in that order).
     static let repositoryRoots: [URL] = {
@@ -53,8 +37,7 @@ enum CatalogReferenceTables {
     /// The rows of a table; `#` lines are comments.
     static func rows(_ name: String) throws -> [CatalogRow] {
         guard let folder else {
-            throw Missing(description: "reference tables not found (tried beside \(repositoryRoots.map(\.path)), "
-                + "$OPENHEALTHKIT_SHARED and /work/shared)")
+            throw Missing(description: "reference tables not found in \(repositoryRoots.map { $0.path + "/Reference/healthkit" })")
         }
         let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)

@@ -11,7 +11,7 @@ func names(position: Int, in message: String) -> Bool {
 
 @Suite("HKUnit parsing")
 struct HKUnitParsingTests {
-    /// Every atom of shared/reference/healthkit/units.tsv, with the string `unitString` gives back.
+    /// Every atom of Reference/healthkit/units.tsv, with the string `unitString` gives back.
     static let atoms: [(String, String)] = [
         ("g", "g"), ("oz", "oz"), ("lb", "lb"), ("st", "st"), ("mol<180.15588000005408>", "mol<180.1558800000541>"),
         ("m", "m"), ("in", "in"), ("ft", "ft"), ("yd", "yd"), ("mi", "mi"), ("L", "L"), ("l", "L"),
