@@ -16,8 +16,8 @@ struct ExportRecordLengthTests {
     @Test func modernRecordsWithDevicesAreLongAnd2015RecordsShort() throws {
         let modern = exportFixtures.appendingPathComponent("opendroid_hk/audio_exposure.xml")
         let old = exportFixtures.appendingPathComponent("ericwolter_apple-healthkit-csv/export.xml")
-        let modernLength = try #require(ExportImportReader.averageRecordLength(of: modern))
-        let oldLength = try #require(ExportImportReader.averageRecordLength(of: old))
+        let modernLength = try #require(ExportImportReader.averageRecordLength(of: ExportLocation(modern)))
+        let oldLength = try #require(ExportImportReader.averageRecordLength(of: ExportLocation(old)))
         #expect(modernLength == (try averageByHand(modern)))
         #expect(oldLength == (try averageByHand(old)))
         #expect(modernLength >= 280 && oldLength < 280, "modern \(modernLength) bytes, 2015 \(oldLength) bytes")
@@ -29,11 +29,10 @@ struct ExportRecordLengthTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("export.xml")
         try Data("<HealthData>\n<Record type=\"a\"/>\n<Record type=\"b\"/>\n</HealthData>\n".utf8).write(to: file)
-        #expect(ExportImportReader.averageRecordLength(of: file) == nil)
-        #expect(ExportImportReader.averageRecordLength(of: folder.appendingPathComponent("missing.xml")) == nil)
+        #expect(ExportImportReader.averageRecordLength(of: try ExportLocation(file)) == nil)
         // A pipe is never read ahead: what was read to measure would be lost to the import.
         let pipe = folder.appendingPathComponent("pipe.xml")
         #expect(mkfifo(pipe.path, 0o600) == 0)
-        #expect(ExportImportReader.averageRecordLength(of: pipe) == nil)
+        #expect(ExportImportReader.averageRecordLength(of: try ExportLocation(pipe)) == nil)
     }
 }

@@ -50,7 +50,7 @@ package struct ClinicalImportReader {
         self.now = now
     }
 
-    /// Reads `url` (a file or a folder).
+    /// Reads `url` (a file or a folder, or an Apple Health export: its export.zip, its folder or its export.xml).
     package func read(_ url: URL) throws -> Result {
         var result = Result()
         var isFolder: ObjCBool = false
@@ -58,8 +58,8 @@ package struct ClinicalImportReader {
             throw HKError.invalidArgument("nothing to import at \(url.path)")
         }
         if !isFolder.boolValue {
-            if url.lastPathComponent == "export.xml" {
-                try readExport(xml: url, root: url.deletingLastPathComponent(), into: &result)
+            if url.lastPathComponent == "export.xml" || url.pathExtension.lowercased() == "zip" {
+                try readExport(ExportLocation(url), into: &result)
             } else {
                 read(file: url, name: url.lastPathComponent, export: nil, into: &result)
             }
@@ -67,7 +67,7 @@ package struct ClinicalImportReader {
         }
         for candidate in [url.appendingPathComponent("export.xml"), url.appendingPathComponent("apple_health_export/export.xml")]
         where FileManager.default.fileExists(atPath: candidate.path) {
-            try readExport(xml: candidate, root: candidate.deletingLastPathComponent(), into: &result)
+            try readExport(ExportLocation(candidate), into: &result)
             return result
         }
         let files = (FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? [])
@@ -76,6 +76,14 @@ package struct ClinicalImportReader {
         for file in files {
             read(file: file, name: String(file.path.dropFirst(url.path.count).drop(while: { $0 == "/" })), export: nil, into: &result)
         }
+        return result
+    }
+
+    /// Reads the health records of an export whose `<ClinicalRecord>` rows were read already (by the export's import,
+    /// in its one pass over export.xml): each row's resource file, from the folder or straight from the zip.
+    package func read(rows: [ExportClinicalRow], of export: ExportLocation) -> Result {
+        var result = Result()
+        read(rows: rows, of: export, into: &result)
         return result
     }
 
@@ -92,13 +100,17 @@ package struct ClinicalImportReader {
     }
 
     private func read(file: URL, name: String, export row: ExportRow?, into result: inout Result) {
-        result.files += 1
-        let json: Any
-        let data: Data
-        do { data = try Data(contentsOf: file) } catch {
+        guard let data = try? Data(contentsOf: file) else {
+            result.files += 1
             result.rejected.append(Issue(file: name, entry: nil, resourceType: nil, identifier: nil, message: "cannot be read"))
             return
         }
+        read(data: data, name: name, export: row, into: &result)
+    }
+
+    private func read(data: Data, name: String, export row: ExportRow?, into result: inout Result) {
+        result.files += 1
+        let json: Any
         do {
             json = try JSONSerialization.jsonObject(with: data)
         } catch {
@@ -205,22 +217,28 @@ package struct ClinicalImportReader {
     // MARK: - Apple Health export
 
     /// Reads the `<ClinicalRecord>` rows of an export.xml and the resource files they point to.
-    private func readExport(xml: URL, root: URL, into result: inout Result) throws {
+    private func readExport(_ export: ExportLocation, into result: inout Result) throws {
         var rows: [ExportClinicalRow] = []
-        let required = ["type", "identifier", "sourceName", "fhirVersion", "receivedDate", "resourceFilePath"]
-        try XMLStartTagScanner(url: xml).scan(names: ["ClinicalRecord"]) { tag in
-            let missing = required.filter { (tag.attributes[$0] ?? "").isEmpty }
-            guard missing.isEmpty else {
-                return result.rejected.append(Issue(file: "export.xml line \(tag.line)", entry: nil, resourceType: tag.attributes["type"],
-                                                    identifier: tag.attributes["identifier"],
-                                                    message: "a ClinicalRecord lacks \(missing.joined(separator: ", "))"))
-            }
-            let a = tag.attributes
-            rows.append(ExportClinicalRow(type: a["type"]!, identifier: a["identifier"]!, sourceName: a["sourceName"]!,
-                                          sourceURL: a["sourceURL"].flatMap(URL.init(string:)), fhirVersion: a["fhirVersion"]!,
-                                          receivedDate: a["receivedDate"]!, resourceFilePath: a["resourceFilePath"]!, line: tag.line))
+        try export.scanner().scan(names: ["ClinicalRecord"]) { tag in
+            rows.append(ExportClinicalRow(attributes: tag.attributes, line: tag.line))
         } problem: { line, message in
             result.rejected.append(Issue(file: "export.xml line \(line)", entry: nil, resourceType: nil, identifier: nil, message: message))
+        }
+        read(rows: rows, of: export, into: &result)
+    }
+
+    private func read(rows exportRows: [ExportClinicalRow], of export: ExportLocation, into result: inout Result) {
+        let required = ["type", "identifier", "sourceName", "fhirVersion", "receivedDate", "resourceFilePath"]
+        var rows: [ExportClinicalRow] = []
+        for row in exportRows {
+            let missing = required.filter { (row.attributes[$0] ?? "").isEmpty }
+            guard missing.isEmpty else {
+                result.rejected.append(Issue(file: "export.xml line \(row.line)", entry: nil, resourceType: row.attributes["type"],
+                                             identifier: row.attributes["identifier"],
+                                             message: "a ClinicalRecord lacks \(missing.joined(separator: ", "))"))
+                continue
+            }
+            rows.append(row)
         }
         var providerURLs: [String: URL] = [:]
         for row in rows {
@@ -228,7 +246,6 @@ package struct ClinicalImportReader {
         }
         for row in rows {
             let path = row.resourceFilePath.drop(while: { $0 == "/" })
-            let file = root.appendingPathComponent(String(path))
             let name = "\(path) (export.xml line \(row.line))"
             guard let received = ExportDates.parse(row.receivedDate) else {
                 result.rejected.append(Issue(file: name, entry: nil, resourceType: row.type, identifier: row.identifier,
@@ -241,15 +258,23 @@ package struct ClinicalImportReader {
                                              message: "fhirVersion \"\(row.fhirVersion)\" is not a FHIR version"))
                 continue
             }
-            guard FileManager.default.fileExists(atPath: file.path) else {
+            let data: Data
+            do {
+                guard let found = try export.file(String(path)) else {
+                    result.rejected.append(Issue(file: name, entry: nil, resourceType: row.type, identifier: row.identifier,
+                                                 message: "the resource file is missing"))
+                    continue
+                }
+                data = found
+            } catch {
                 result.rejected.append(Issue(file: name, entry: nil, resourceType: row.type, identifier: row.identifier,
-                                             message: "the resource file is missing"))
+                                             message: (error as? HKError)?.message ?? "cannot be read"))
                 continue
             }
             let exportRow = ExportRow(provider: ClinicalProvider(name: row.sourceName, url: providerURLs[row.sourceName]),
                                       resourceType: row.type, identifier: row.identifier, sourceURL: row.sourceURL,
                                       version: version, received: received)
-            read(file: file, name: String(path), export: exportRow, into: &result)
+            read(data: data, name: String(path), export: exportRow, into: &result)
         }
     }
 
@@ -261,9 +286,24 @@ package struct ClinicalImportReader {
         return base
     }
 
-    /// One `<ClinicalRecord>` row of export.xml.
-    struct ExportClinicalRow {
-        let type: String, identifier: String, sourceName: String, sourceURL: URL?, fhirVersion: String, receivedDate: String
-        let resourceFilePath: String, line: Int
+}
+
+/// One `<ClinicalRecord>` row of export.xml: the health record's provider, FHIR version, received date, and the path
+/// of its resource file (`/clinical-records/Observation-….json`).
+package struct ExportClinicalRow: Sendable {
+    let attributes: [String: String]
+    let line: Int
+
+    package init(attributes: [String: String], line: Int) {
+        self.attributes = attributes
+        self.line = line
     }
+
+    var type: String { attributes["type"] ?? "" }
+    var identifier: String { attributes["identifier"] ?? "" }
+    var sourceName: String { attributes["sourceName"] ?? "" }
+    var sourceURL: URL? { attributes["sourceURL"].flatMap(URL.init(string:)) }
+    var fhirVersion: String { attributes["fhirVersion"] ?? "" }
+    var receivedDate: String { attributes["receivedDate"] ?? "" }
+    var resourceFilePath: String { attributes["resourceFilePath"] ?? "" }
 }

@@ -66,6 +66,8 @@ package struct ExportImportReader {
         package var problems: [Problem] = []
         /// How many problems of each reason (problems past the first 1,000 are only counted).
         package var problemCounts: [String: Int] = [:]
+        /// The export's `<ClinicalRecord>` rows (their resources are in `clinical-records/`), read in the same pass.
+        package var clinicalRecords: [ExportClinicalRow] = []
     }
 
     let batchSize: Int
@@ -77,12 +79,18 @@ package struct ExportImportReader {
     /// The average length in bytes of the `<Record>`s at the start of an export.xml (from one record's start to the
     /// next's, in the first megabyte after the DTD), or nil when it holds fewer than 100 there or is not a regular file
     /// (a pipe cannot be read twice).
-    package static func averageRecordLength(of xml: URL) -> Int? {
-        guard (try? FileManager.default.attributesOfItem(atPath: xml.path)[.type] as? FileAttributeType) == .typeRegular,
-              let handle = FileHandle(forReadingAtPath: xml.path) else { return nil }
-        defer { try? handle.close() }
+    package static func averageRecordLength(of export: ExportLocation) -> Int? {
+        guard export.xmlCanBeReadTwice, let stream = try? export.openXML() else { return nil }
         // The DTD comes first (≈ 10 KB): read past it.
-        guard let data = try? handle.read(upToCount: 1 << 20 + 64 << 10), !data.isEmpty else { return nil }
+        var data = [UInt8](repeating: 0, count: 1 << 20 + 64 << 10)
+        var filled = 0
+        while filled < data.count {
+            guard let count = try? data.withUnsafeMutableBytes({ try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }),
+                  count > 0 else { break }
+            filled += count
+        }
+        data.removeLast(data.count - filled)
+        guard !data.isEmpty else { return nil }
         let marker = Array("<Record ".utf8)
         return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int? in
             var first: Int?, last = 0, count = 0, index = 0
@@ -103,9 +111,9 @@ package struct ExportImportReader {
         }
     }
 
-    package func read(_ xml: URL, into sink: Sink) throws -> Summary {
-        var state = State(batchSize: batchSize, sink: sink, root: xml.deletingLastPathComponent())
-        try XMLStartTagScanner(url: xml).scanInPlace { tag in
+    package func read(_ export: ExportLocation, into sink: Sink) throws -> Summary {
+        var state = State(batchSize: batchSize, sink: sink, export: export)
+        try export.scanner().scanInPlace { tag in
             if state.capture != nil {
                 try state.captureStart(tag)
             } else if tag.nameIs("Record") {
@@ -144,7 +152,7 @@ package struct ExportImportReader {
         /// The elements read as objects (Records and their metadata are read in place).
         static let elements: [StaticString] = ["Me", "MetadataEntry", "Correlation", "ActivitySummary", "Workout", "WorkoutEvent",
                                                "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute", "Location",
-                                               "FileReference"]
+                                               "FileReference", "ClinicalRecord"]
 
         /// Top-level elements the model does not hold, kept as written.
         static let keptElements: [StaticString] = ["Audiogram", "VisionPrescription"]
@@ -165,8 +173,8 @@ package struct ExportImportReader {
         var pending: ExportRecordReader.Open?
         /// An open Correlation and its members so far.
         var correlation: (attributes: [String: String], line: Int, metadata: [(String, String)], members: [HKSample])?
-        /// The folder export.xml is in: `FileReference` paths start there.
-        let root: URL
+        /// The export: `FileReference` paths lead to files beside export.xml.
+        let export: ExportLocation
         /// An open Workout, its open WorkoutActivity, WorkoutEvent and WorkoutRoute.
         var workout: OpenWorkout?
         var activity: OpenWorkout?
@@ -193,10 +201,10 @@ package struct ExportImportReader {
             var routes: [(route: OpenRoute, locations: [CLLocation])] = []
         }
 
-        init(batchSize: Int, sink: Sink, root: URL) {
+        init(batchSize: Int, sink: Sink, export: ExportLocation) {
             self.batchSize = batchSize
             self.sink = sink
-            self.root = root
+            self.export = export
         }
 
         mutating func start(_ tag: XMLStartTagScanner.Tag) throws {
@@ -237,6 +245,8 @@ package struct ExportImportReader {
                 if let location = location(tag) { route!.locations.append(location) }
             case "FileReference" where route != nil:
                 if let path = tag.attributes["path"], !path.isEmpty { route!.files.append(path) }
+            case "ClinicalRecord":
+                summary.clinicalRecords.append(ExportClinicalRow(attributes: tag.attributes, line: tag.line))
             default:
                 break
             }
@@ -524,13 +534,12 @@ package struct ExportImportReader {
         mutating func routeLocations(_ open: OpenRoute) -> [CLLocation]? {
             var locations = open.locations
             for path in open.files {
-                let file = root.appendingPathComponent(path.hasPrefix("/") ? String(path.dropFirst()) : path)
-                guard FileManager.default.fileExists(atPath: file.path) else {
-                    report(line: open.line, element: "WorkoutRoute", reason: "the route file \(path) is not in the export")
-                    continue
-                }
                 do {
-                    locations += try GPXReader.locations(at: file)
+                    guard let data = try export.file(path) else {
+                        report(line: open.line, element: "WorkoutRoute", reason: "the route file \(path) is not in the export")
+                        continue
+                    }
+                    locations += try GPXReader.locations(in: data, name: String(path.split(separator: "/").last ?? ""))
                 } catch let error as HKError {
                     report(line: open.line, element: "WorkoutRoute", reason: error.message)
                 } catch {

@@ -13,6 +13,12 @@ package enum GPXReader {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw HKError.invalidArgument("cannot read the route file \(url.lastPathComponent)")
         }
+        return try locations(in: data, name: url.lastPathComponent)
+    }
+
+    /// The points of a GPX file's bytes (`name` for messages).
+    package static func locations(in data: Data, name: String) throws -> [CLLocation] {
+        let url = URL(fileURLWithPath: name)
         let parser = XMLParser(data: data)
         let delegate = Delegate()
         parser.delegate = delegate

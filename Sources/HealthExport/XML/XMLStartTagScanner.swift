@@ -88,12 +88,19 @@ package struct XMLStartTagScanner {
         let hasEntity: Bool
     }
 
-    let url: URL
     let chunkSize: Int
+    /// Opens the bytes to scan, once per scan.
+    let open: () throws -> any ByteStream
 
+    /// Scans a file (or a pipe).
     package init(url: URL, chunkSize: Int = 1 << 20) {
-        self.url = url
+        self.init(chunkSize: chunkSize) { try FileByteStream(url: url) }
+    }
+
+    /// Scans what `open` gives: an entry of a zip archive inflated as it is read, say.
+    package init(chunkSize: Int = 1 << 20, open: @escaping () throws -> any ByteStream) {
         self.chunkSize = chunkSize
+        self.open = open
     }
 
     /// What parsing one construct gave.
@@ -125,10 +132,7 @@ package struct XMLStartTagScanner {
     /// the call): the fast path, for readers that pick the few attributes they need.
     package func scanInPlace(tag: (RawTag) throws -> Void, end: (UnsafeBufferPointer<UInt8>) throws -> Void = { _ in },
                              problem: (Int, String) -> Void = { _, _ in }, progress: (Int) -> Void = { _ in }) throws {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw HKError.invalidArgument("cannot read \(url.path)")
-        }
-        defer { try? handle.close() }
+        let stream = try open()
         var buffer: [UInt8] = []
         var spans: [AttributeSpan] = []
         spans.reserveCapacity(16)
@@ -136,9 +140,13 @@ package struct XMLStartTagScanner {
         func readMore() throws {
             buffer.removeSubrange(0..<position)
             position = 0
-            let chunk = try handle.read(upToCount: chunkSize) ?? Data()
-            if chunk.isEmpty { atEnd = true } else { buffer.append(contentsOf: chunk) }
-            read += chunk.count
+            // Read straight into the buffer's new tail.
+            let kept = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: chunkSize))
+            let count = try buffer.withUnsafeMutableBytes { try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[kept...])) }
+            buffer.removeLast(chunkSize - count)
+            if count == 0 { atEnd = true }
+            read += count
             progress(read)
         }
         while true {

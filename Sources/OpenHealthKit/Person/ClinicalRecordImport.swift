@@ -40,7 +40,11 @@ extension HealthPerson {
                                       fhirVersion: String? = nil) throws -> ClinicalRecordImport {
         let version = try fhirVersion.map(HKFHIRVersion.init(fromVersionString:))
         let reader = ClinicalImportReader(provider: provider.map { ClinicalProvider(name: $0, url: providerURL) }, version: version)
-        let read = try reader.read(url)
+        return try importClinicalRecords(reader.read(url))
+    }
+
+    /// Stores what a clinical import read, one transaction per provider.
+    func importClinicalRecords(_ read: ClinicalImportReader.Result) throws -> ClinicalRecordImport {
         var summary = ClinicalRecordImport()
         summary.files = read.files
         summary.ignored = read.ignored.map(ClinicalRecordImport.Problem.init)

@@ -44,8 +44,7 @@ extension HealthPerson {
     /// samples read so far.
     public func importExport(at url: URL, progress: (@Sendable (_ bytes: Int, _ total: Int, _ samples: Int) -> Void)? = nil) throws -> ExportImport {
         let location = try ExportLocation(url)
-        defer { location.cleanUp() }
-        let total = (try? FileManager.default.attributesOfItem(atPath: location.xml.path)[.size] as? Int) ?? 0
+        let total = location.xmlSize
         var result = ExportImport()
         // Batches are stored on a second thread while the next ones are read; the writer alone touches `stored`
         // until `finish` has waited for it.
@@ -55,7 +54,7 @@ extension HealthPerson {
         // arrive (in time order, so index entries are appended). Short records (2015 exports, ≈ 190 bytes) are the
         // other way round: into an empty store their indexes are built once at the end instead (after the writer has
         // stopped: this `defer` runs last). Measured in BENCHMARKS.md.
-        let shortRecords = (ExportImportReader.averageRecordLength(of: location.xml) ?? 0) < Self.longRecordBytes
+        let shortRecords = (ExportImportReader.averageRecordLength(of: location) ?? 0) < Self.longRecordBytes
         let bulk = shortRecords ? try store.beginBulkLoad() : false
         defer { if bulk { try? store.endBulkLoad() } }
         let pipeline = ImportPipeline<ExportImportReader.Batch> { batch in
@@ -75,7 +74,7 @@ extension HealthPerson {
             try self.saveActivitySummaries(Array(byDay.values))
             result.activitySummaries = byDay.count
         }, progress: { bytes, samples in progress?(bytes, total, samples) })
-        let summary = try ExportImportReader().read(location.xml, into: sink)
+        let summary = try ExportImportReader().read(location, into: sink)
         try pipeline.finish()
         if bulk { try store.endBulkLoad() }
         result.added = stored.added
@@ -88,12 +87,13 @@ extension HealthPerson {
             try units.set(unit, for: type, byPerson: false)
         }
         result.kept = summary.kept
-        result.keptFiles = try keepSidecarFiles(in: location.root)
+        result.keptFiles = try keepSidecarFiles(of: location)
         result.problems = summary.problems.map { ExportImport.Problem(line: $0.line, element: $0.element, reason: $0.reason) }
         result.problemCounts = summary.problemCounts
         result.bytes = total
-        if FileManager.default.fileExists(atPath: location.root.appendingPathComponent("clinical-records").path) {
-            result.clinicalRecords = try importClinicalRecords(at: location.xml)
+        if !summary.clinicalRecords.isEmpty {
+            result.clinicalRecords = try importClinicalRecords(ClinicalImportReader(provider: nil, version: nil)
+                .read(rows: summary.clinicalRecords, of: location))
         }
         return result
     }
@@ -103,13 +103,11 @@ extension HealthPerson {
 
     /// Keeps the export's electrocardiograms (`electrocardiograms/*.csv`, which export.xml does not mention) as they are,
     /// until the model has ECG samples; returns the paths of those new or changed.
-    func keepSidecarFiles(in root: URL) throws -> [String] {
-        let folder = root.appendingPathComponent("electrocardiograms")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    func keepSidecarFiles(of export: ExportLocation) throws -> [String] {
         var kept: [String] = []
-        for name in names.sorted() where name.lowercased().hasSuffix(".csv") {
-            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
-            if try sampleStore.keepExportFile(path: "electrocardiograms/" + name, data: data) { kept.append("electrocardiograms/" + name) }
+        for path in export.files(in: "electrocardiograms") where path.lowercased().hasSuffix(".csv") {
+            guard let data = try export.file(path) else { continue }
+            if try sampleStore.keepExportFile(path: path, data: data) { kept.append(path) }
         }
         return kept
     }
