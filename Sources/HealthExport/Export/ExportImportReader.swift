@@ -32,6 +32,9 @@ package struct ExportImportReader {
         package var elements: [ExportElement] = []
         /// The `creationDate` of objects and routes (seconds since 2001), by UUID: their save time in the store.
         package var created: [UUID: Double] = [:]
+        /// The UUIDs an import before identities held the creation date gave objects and routes, by their UUID now (only
+        /// for a store that holds such imports).
+        package var legacy: [UUID: UUID] = [:]
         package var count: Int { rows.count + objects.count + routes.count + elements.count }
     }
 
@@ -71,9 +74,12 @@ package struct ExportImportReader {
     }
 
     let batchSize: Int
+    /// Whether to give each object also the UUID imports gave it before identities held the creation date.
+    let legacyIdentities: Bool
 
-    package init(batchSize: Int = 20_000) {
+    package init(batchSize: Int = 20_000, legacyIdentities: Bool = false) {
         self.batchSize = batchSize
+        self.legacyIdentities = legacyIdentities
     }
 
     /// The average length in bytes of the `<Record>`s at the start of an export.xml (from one record's start to the
@@ -113,6 +119,7 @@ package struct ExportImportReader {
 
     package func read(_ export: ExportLocation, into sink: Sink) throws -> Summary {
         var state = State(batchSize: batchSize, sink: sink, export: export)
+        state.records.legacyIdentities = legacyIdentities
         try export.scanner().scanInPlace { tag in
             if state.capture != nil {
                 try state.captureStart(tag)
@@ -167,6 +174,8 @@ package struct ExportImportReader {
         var batch = Batch()
         /// The `creationDate` of the open Correlation's member Records (seconds since 2001), until the Correlation is added.
         var memberCreated: [UUID: Double] = [:]
+        /// The legacy UUIDs of the open Correlation's member Records.
+        var memberLegacy: [UUID: UUID] = [:]
         var summaries: [HKActivitySummary] = []
         var records = ExportRecordReader()
         /// An open Record (top level or inside a Correlation) and its metadata entries so far.
@@ -259,6 +268,7 @@ package struct ExportImportReader {
                 correlation = nil
                 if let made = correlationSample(open) { try add(made, created: open.attributes["creationDate"]) }
                 memberCreated.removeAll()
+                memberLegacy.removeAll()
             case "WorkoutEvent":
                 guard let open = event else { return }
                 event = nil
@@ -298,15 +308,21 @@ package struct ExportImportReader {
             for member in (object as? HKCorrelation)?.objects ?? [] {
                 count(member.sampleType.identifier)
                 if let time = memberCreated.removeValue(forKey: member.uuid) { batch.created[member.uuid] = time }
+                if let legacy = memberLegacy[member.uuid] { batch.legacy[member.uuid] = legacy }
             }
-            if let time = created.flatMap(ExportDates.parse) { batch.created[object.uuid] = time.timeIntervalSinceReferenceDate }
+            // Without a creation date, created at its end (see `creationKey`).
+            if let time = created.flatMap(ExportDates.parse) ?? (object as? HKSample)?.endDate {
+                batch.created[object.uuid] = time.timeIntervalSinceReferenceDate
+            }
             batch.objects.append(object)
             try flushIfFull()
         }
 
         mutating func add(_ route: SampleStore.ImportedRoute, created: String?) throws {
             count(route.route.sampleType.identifier)
-            if let time = created.flatMap(ExportDates.parse) { batch.created[route.route.uuid] = time.timeIntervalSinceReferenceDate }
+            if let time = created.flatMap(ExportDates.parse) ?? route.route.endDate as Date? {
+                batch.created[route.route.uuid] = time.timeIntervalSinceReferenceDate
+            }
             batch.routes.append(route)
             try flushIfFull()
         }
@@ -392,6 +408,7 @@ package struct ExportImportReader {
             if let member = sample(row) {
                 correlation!.members.append(member)
                 if let created = row.created { memberCreated[member.uuid] = created }
+                if let legacy = row.legacyUUID { memberLegacy[member.uuid] = legacy }
             }
         }
 
@@ -429,11 +446,35 @@ package struct ExportImportReader {
             }
             let device = records.device(a["device"])
             let members = open.members.map(\.uuid.uuidString).sorted().joined(separator: ",")
-            let uuid = ExportSources.stableUUID("Correlation|\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|\(members)",
-                                                start: start)
+            let key = "Correlation|\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|"
+            let uuid = ExportSources.stableUUID(key + members + creationKey(a), start: start)
+            if records.legacyIdentities {
+                let legacyMembers = open.members.map { (memberLegacy[$0.uuid] ?? $0.uuid).uuidString }.sorted().joined(separator: ",")
+                batch.legacy[uuid] = ExportSources.stableUUID(key + legacyMembers, start: start)
+            }
             return HKCorrelation(type: type, start: start, end: end, objects: Set(open.members), uuid: uuid,
                                  metadata: ExportMetadata.typed(open.metadata),
                                  sourceRevision: records.revision(sourceName, a["sourceVersion"], device), device: device)
+        }
+
+        // MARK: Identities
+
+        /// What identifies an object beyond its content: `|created=<ms>` when the export gives its `creationDate` (two
+        /// workouts alike in all else, an app's copies, are two HealthKit objects), else nothing.
+        func creationKey(_ attributes: [String: String]) -> String {
+            guard let created = attributes["creationDate"].flatMap(ExportDates.parse) else { return "" }
+            let milliseconds = ExportRecordReader.milliseconds(created.timeIntervalSinceReferenceDate)
+            // Created at its end: what an object without a creation date is taken as (records do the same).
+            if let end = attributes["endDate"].flatMap(ExportDates.parse),
+               ExportRecordReader.milliseconds(end.timeIntervalSinceReferenceDate) == milliseconds { return "" }
+            return "|created=\(milliseconds)"
+        }
+
+        /// A workout's identity: activity type, source, instants, creation.
+        func workoutKey(_ a: [String: String]) -> String {
+            let start = a["startDate"].flatMap(ExportDates.parse)?.timeIntervalSince1970 ?? 0
+            let end = a["endDate"].flatMap(ExportDates.parse)?.timeIntervalSince1970 ?? 0
+            return "\(a["workoutActivityType"] ?? "")|\(a["sourceName"] ?? a["source"] ?? "")|\(start)|\(end)" + creationKey(a)
         }
 
         // MARK: Workouts
@@ -478,7 +519,9 @@ package struct ExportImportReader {
             }
             let configuration = HKWorkoutConfiguration()
             configuration.activityType = workout?.attributes["workoutActivityType"].flatMap(HKWorkoutActivityType.init(exportName:)) ?? .other
-            let uuid = a["uuid"].flatMap(UUID.init(uuidString:)) ?? ExportSources.stableUUID("WorkoutActivity|\(start.timeIntervalSince1970)")
+            // Without Apple's UUID, one derived from the workout's identity: two copies of a workout have two activities.
+            let uuid = a["uuid"].flatMap(UUID.init(uuidString:))
+                ?? ExportSources.stableUUID("WorkoutActivity|\(workout.map { workoutKey($0.attributes) } ?? "")|\(start.timeIntervalSince1970)")
             return HKWorkoutActivity(uuid: uuid, configuration: configuration, start: start, end: a["endDate"].flatMap(ExportDates.parse),
                                      events: open.events, statistics: open.statistics, metadata: ExportMetadata.typed(open.metadata))
         }
@@ -506,8 +549,11 @@ package struct ExportImportReader {
             total("totalDistance", HKWorkout.distanceType(for: activityType))
             let duration = seconds(a) ?? end.timeIntervalSince(start)
             let device = records.device(a["device"])
-            let uuid = ExportSources.stableUUID("Workout|\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)",
-                                                start: start)
+            let uuid = ExportSources.stableUUID("Workout|" + workoutKey(a), start: start)
+            if records.legacyIdentities {
+                batch.legacy[uuid] = ExportSources.stableUUID("Workout|\(typeName)|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)",
+                                                              start: start)
+            }
             return HKWorkout(activityType: activityType, start: start, end: end, duration: duration,
                              events: open.events.isEmpty ? nil : open.events.sorted { $0.dateInterval.start < $1.dateInterval.start },
                              activities: open.activities, statistics: statistics, uuid: uuid, metadata: ExportMetadata.typed(open.metadata),
@@ -564,7 +610,11 @@ package struct ExportImportReader {
             }
             let device = records.device(a["device"])
             let revision = a["sourceName"].map { records.revision($0, a["sourceVersion"], device) } ?? workout.sourceRevision
-            let uuid = ExportSources.stableUUID("WorkoutRoute|\(workout.uuid)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)", start: start)
+            let key = "|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)"
+            let uuid = ExportSources.stableUUID("WorkoutRoute|\(workout.uuid)" + key + creationKey(a), start: start)
+            if let legacyWorkout = batch.legacy[workout.uuid] {
+                batch.legacy[uuid] = ExportSources.stableUUID("WorkoutRoute|\(legacyWorkout)" + key, start: start)
+            }
             let route = HKWorkoutRoute(count: locations.count, start: start, end: end, uuid: uuid, metadata: ExportMetadata.typed(open.metadata),
                                        sourceRevision: revision, device: device ?? (a["sourceName"] == nil ? workout.device : nil))
             return SampleStore.ImportedRoute(route: route, locations: locations, workout: workout.uuid)

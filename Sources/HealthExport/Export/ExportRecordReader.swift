@@ -9,8 +9,11 @@ import HealthStore
 /// other sources and devices are parsed once each.
 ///
 /// Each row's UUID is derived from what the record is — type, source, device (without the `0x…` pointer that changes
-/// per record), instants, value in the type's canonical unit rounded to 6 significant digits — so the same data read
-/// again, from another export or written at another UTC offset or in another unit, gets the same UUID. Its first 48
+/// per record), instants, value in the type's canonical unit rounded to 6 significant digits, and the instant it was
+/// created (`creationDate`, when the export gives one other than the end: two records alike in all else are two
+/// HealthKit objects; a record without one is taken as created at its end, and a later export says so) — so
+/// the same data read again, from another export or written at another UTC offset or in another unit, gets the same
+/// UUID. Its first 48
 /// bits are the start in milliseconds since 1970, so an export's rows, sorted by time within a type, land near one
 /// another in the store's UUID index instead of all over it.
 struct ExportRecordReader {
@@ -62,6 +65,10 @@ struct ExportRecordReader {
         /// The identity of records of this source and device, before their type.
         var key: [UInt8]
     }
+
+    /// Whether rows also carry the UUID an import before creation dates counted gave them (`ImportedSample.legacyUUID`),
+    /// for a store that holds such imports.
+    var legacyIdentities = false
 
     private var types = Recent<(name: String, kind: TypeKind)>()
     private var sourceNames = Recent<String>(), versions = Recent<String?>(), deviceTexts = Recent<String?>()
@@ -134,11 +141,17 @@ struct ExportRecordReader {
                 return .failure(Reason("unit \"\(unitRaw.map(Self.text) ?? "")\" does not fit \(type.name)"))
             }
             (identity, stored, originalValue, unitString) = (Self.rounded(canonical), base, value, unit.unitString)
-        case .category:
+        case .category(let categoryType):
             let valueRaw = tag.raw("value")
-            let category = categoryValues.value(for: valueRaw?.bytes ?? UnsafeBufferPointer(start: nil, count: 0)) {
-                let text = valueRaw.map(Self.text) ?? ""
-                return categoryValueRawValuesByName[text] ?? Int(text)
+            let category: Int?
+            if valueRaw == nil && categoryType.info.valueEnumName == "HKCategoryValue" {
+                // A type whose only value is "not applicable" (a mindful session): Health writes no value at all.
+                category = HKCategoryValue.notApplicable.rawValue
+            } else {
+                category = categoryValues.value(for: valueRaw?.bytes ?? UnsafeBufferPointer(start: nil, count: 0)) {
+                    let text = valueRaw.map(Self.text) ?? ""
+                    return categoryValueRawValuesByName[text] ?? Int(text)
+                }
             }
             guard let category else {
                 return .failure(Reason("\"\(valueRaw.map(Self.text) ?? "")\" is not a value of \(type.name)"))
@@ -150,10 +163,17 @@ struct ExportRecordReader {
         let entry = shapeEntry(type: type.name, isQuantity: originalValue != nil, unit: unitString, source: source)
         var hash = entry.prefix
         withUnsafeBytes(of: (start.bitPattern.bigEndian, end.bitPattern.bigEndian, identity.bitPattern.bigEndian)) { hash.update(bufferPointer: $0) }
+        let legacy = legacyIdentities ? ExportSources.timeOrderedUUID(milliseconds: start * 1000, digest: hash.finalize()) : nil
+        let endSince2001 = end - Date.timeIntervalBetween1970AndReferenceDate
+        if let created, Self.milliseconds(created) != Self.milliseconds(endSince2001) {
+            withUnsafeBytes(of: Self.milliseconds(created).bigEndian) { hash.update(bufferPointer: $0) }
+        }
         var row = ImportedSample(uuid: ExportSources.timeOrderedUUID(milliseconds: start * 1000, digest: hash.finalize()), shape: entry.shape,
                                  start: start - Date.timeIntervalBetween1970AndReferenceDate, end: end - Date.timeIntervalBetween1970AndReferenceDate,
                                  value: stored, originalValue: originalValue)
-        row.created = created
+        // Without a creation date (2015 exports), the end: what a later export writes back, which identifies alike.
+        row.created = created ?? endSince2001
+        row.legacyUUID = legacy
         return .success(Open(row: row, line: tag.line))
     }
 
@@ -241,6 +261,9 @@ struct ExportRecordReader {
         guard let device else { return "" }
         return [device.name, device.manufacturer, device.model, device.hardwareVersion, device.softwareVersion].map { $0 ?? "" }.joined(separator: ";")
     }
+
+    /// A creation instant (seconds since 2001) as whole milliseconds, the form identities hash.
+    static func milliseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
 
     /// A value rounded to 6 significant digits, so that the same value exported in another unit (154.3236 lb, 70 kg)
     /// compares equal once converted to the canonical unit.

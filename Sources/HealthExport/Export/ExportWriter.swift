@@ -74,8 +74,10 @@ package final class ExportWriter {
         output.attribute("HKCharacteristicTypeIdentifierBloodType", name(.bloodType, ExportNames.bloodTypeNames, notSet: "HKBloodTypeNotSet"))
         output.attribute("HKCharacteristicTypeIdentifierFitzpatrickSkinType",
                          name(.fitzpatrickSkinType, ExportNames.skinTypeNames, notSet: "HKFitzpatrickSkinTypeNotSet"))
-        // Not kept by the store (nor imported): written as not set, the attribute being required.
-        output.attribute("HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse", "HKCardioFitnessMedicationsUseNotSet")
+        // Kept as the imported export wrote it; the attribute is required, so "not set" when there was none.
+        output.attribute("HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse",
+                         characteristics[HKCharacteristicTypeIdentifier(rawValue: "HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse")]
+                            ?? "HKCardioFitnessMedicationsUseNotSet")
         output.raw("/>\n")
         try output.flushIfNeeded()
     }

@@ -133,6 +133,7 @@ package struct XMLStartTagScanner {
     package func scanInPlace(tag: (RawTag) throws -> Void, end: (UnsafeBufferPointer<UInt8>) throws -> Void = { _ in },
                              problem: (Int, String) -> Void = { _, _ in }, progress: (Int) -> Void = { _ in }) throws {
         let stream = try open()
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
         var buffer: [UInt8] = []
         var spans: [AttributeSpan] = []
         spans.reserveCapacity(16)
@@ -140,11 +141,8 @@ package struct XMLStartTagScanner {
         func readMore() throws {
             buffer.removeSubrange(0..<position)
             position = 0
-            // Read straight into the buffer's new tail.
-            let kept = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: chunkSize))
-            let count = try buffer.withUnsafeMutableBytes { try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[kept...])) }
-            buffer.removeLast(chunkSize - count)
+            let count = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
+            buffer.append(contentsOf: chunk[0..<count])
             if count == 0 { atEnd = true }
             read += count
             progress(read)

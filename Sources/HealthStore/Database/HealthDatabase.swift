@@ -553,6 +553,37 @@ package final class HealthDatabase: Sendable {
             }
             for index in sampleIndexes { try db.create(index: index.name, on: "sample", columns: index.columns, condition: index.condition) }
         }
+        migrator.registerMigration("v17: export identities with creation dates, kept elements by meaning") { db in
+            // Facts about the store as a whole.
+            try db.create(table: "storeFlag") { t in
+                t.primaryKey("name", .text)
+                t.column("value", .integer).notNull()
+            }
+            // Imports now count an object's creation date in its identity (an app's copies of one workout are distinct
+            // objects). Samples an earlier import stored keep their UUIDs: a store that may hold some is flagged, and its
+            // imports look each record up under its former UUID too, so that importing again adds nothing twice.
+            let imported = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM sample JOIN source ON source.id = sample.sourceId
+                               WHERE source.bundleIdentifier LIKE 'export.%' OR source.bundleIdentifier LIKE 'com.apple.health.%'
+                                  OR source.bundleIdentifier = 'com.apple.Health')
+                """) ?? false
+            if imported { try db.execute(sql: "INSERT INTO storeFlag (name, value) VALUES ('legacyExportIdentities', 1)") }
+            // Kept elements are one per meaning, not per spelling: the same record exported at another UTC offset is the
+            // same element (ExportElement.identity).
+            try db.create(table: "newExportElement") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("xml", .text).notNull()
+                t.column("identity", .text).notNull().unique()
+                t.column("importedAt", .double).notNull()
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT id, name, xml, importedAt FROM exportElement ORDER BY id") {
+                try db.execute(sql: "INSERT OR IGNORE INTO newExportElement (id, name, xml, identity, importedAt) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [row["id"], row["name"], row["xml"], ExportElement.identity(of: row["xml"]), row["importedAt"]])
+            }
+            try db.drop(table: "exportElement")
+            try db.rename(table: "newExportElement", to: "exportElement")
+        }
         return migrator
     }()
 }

@@ -11,6 +11,49 @@ package struct ExportElement: Sendable, Hashable {
         self.name = name
         self.xml = xml
     }
+
+    /// What makes a kept element the same one whatever export it comes from: its XML with every date written as the
+    /// instant it names (an export writes local times at the UTC offset of the day it was made, so the same record
+    /// exported in winter and in summer reads differently) and devices without their `0x…` pointer (new in every
+    /// export).
+    package var identity: String { Self.identity(of: xml) }
+
+    package static func identity(of xml: String) -> String {
+        var text = xml
+        for (pattern, replace) in normalizations {
+            let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed()
+            for match in matches {
+                guard let range = Range(match.range, in: text), let replacement = replace(String(text[range])) else { continue }
+                text.replaceSubrange(range, with: replacement)
+            }
+        }
+        return text
+    }
+
+    /// Patterns and what a match becomes (nil: left as written).
+    nonisolated(unsafe) private static let normalizations: [(NSRegularExpression, (String) -> String?)] = [
+        // `2024-03-01 09:15:02 +0100` and the 2015 exports' `20240301091502+0100`, inside an attribute's quotes.
+        (try! NSRegularExpression(pattern: #"(?<=")\d{4}-?\d{2}-?\d{2} ?\d{2}:?\d{2}:?\d{2} ?[+-]\d{4}(?=")"#), { instant(of: $0).map { "@\($0)" } }),
+        (try! NSRegularExpression(pattern: #"HKDevice: 0x[0-9A-Fa-f]+"#), { _ in "HKDevice" }),
+    ]
+
+    /// Seconds since 1970 of an export date, either form.
+    static func instant(of text: String) -> Int64? {
+        let digits = text.compactMap { $0.wholeNumberValue }
+        guard digits.count == 18, let sign = text.last(where: { $0 == "+" || $0 == "-" }) else { return nil }
+        func number(_ range: Range<Int>) -> Int64 { digits[range].reduce(0) { $0 * 10 + Int64($1) } }
+        let (year, month, day) = (number(0..<4), number(4..<6), number(6..<8))
+        let seconds = number(8..<10) * 3600 + number(10..<12) * 60 + number(12..<14)
+        let offset = (number(14..<16) * 3600 + number(16..<18) * 60) * (sign == "-" ? -1 : 1)
+        // Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return days * 86_400 + seconds - offset
+    }
 }
 
 extension SampleStore {
@@ -18,8 +61,8 @@ extension SampleStore {
     func keepExportElements(_ elements: [ExportElement], at date: Double, in db: Database) throws -> Int {
         var kept = 0
         for element in elements {
-            try db.execute(sql: "INSERT OR IGNORE INTO exportElement (name, xml, importedAt) VALUES (?, ?, ?)",
-                           arguments: [element.name, element.xml, date])
+            try db.execute(sql: "INSERT OR IGNORE INTO exportElement (name, xml, identity, importedAt) VALUES (?, ?, ?, ?)",
+                           arguments: [element.name, element.xml, element.identity, date])
             kept += db.changesCount
         }
         return kept

@@ -55,6 +55,9 @@ package struct ImportedSample: Sendable {
     /// later export writes it back. Nil: now.
     package var created: Double?
     package var details: Details?
+    /// The UUID an import gave this record before identities held the creation date, when the store holds such imports:
+    /// a row stored under it with this creation date is this record.
+    package var legacyUUID: UUID?
 
     package init(uuid: UUID, shape: Shape, start: Double, end: Double, value: Double, originalValue: Double?) {
         self.uuid = uuid
@@ -78,8 +81,10 @@ extension SampleStore {
     package struct ImportCounts: Sendable {
         /// Newly stored objects by type identifier (correlation members under their own type).
         package var added: [String: Int] = [:]
-        /// Objects already in the store (same UUID), left as they are.
+        /// Objects already in the store before this import (same UUID), left as they are.
         package var existing = 0
+        /// Objects the export holds more than once, alike down to their creation date: stored once.
+        package var copies = 0
     }
 
     /// Source and device rows already looked up during one import: source revisions and devices are shared objects,
@@ -87,8 +92,25 @@ extension SampleStore {
     package final class ImportSession: @unchecked Sendable {
         var sources: [ObjectIdentifier: (revision: HKSourceRevision, id: Int64, osVersion: String)] = [:]
         var devices: [ObjectIdentifier: (device: HKDevice, id: Int64)] = [:]
+        /// Whether the store holds samples imported before identities held the creation date (`ImportedSample.legacyUUID`).
+        package let legacyIdentities: Bool
+        /// The largest sample row id when the import began: a UUID found on a row above it was stored by this import.
+        let lastIdBefore: Int64
+        /// Workouts found under their legacy UUID, by their UUID now: their routes belong to the stored one.
+        var legacyWorkouts: [UUID: UUID] = [:]
 
-        package init() {}
+        init(legacyIdentities: Bool, lastIdBefore: Int64) {
+            self.legacyIdentities = legacyIdentities
+            self.lastIdBefore = lastIdBefore
+        }
+    }
+
+    /// A session for one import: what the store holds as it begins.
+    package func beginImport() throws -> ImportSession {
+        try database.read { db in
+            ImportSession(legacyIdentities: try Bool.fetchOne(db, sql: "SELECT value FROM storeFlag WHERE name = 'legacyExportIdentities'") ?? false,
+                          lastIdBefore: try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM sample") ?? 0)
+        }
     }
 
     /// Prepares a large import of short rows: when the store holds no samples yet, drops the `sample` table's
@@ -115,7 +137,7 @@ extension SampleStore {
     /// so re-importing adds nothing. A correlation's members that are already stored (as the export's top-level copies)
     /// are linked to it rather than stored twice.
     package func importExported(_ objects: [HKObject]) throws -> ImportCounts {
-        try importBatch(rows: [], objects: objects, session: ImportSession())
+        try importBatch(rows: [], objects: objects, session: beginImport())
     }
 
     /// Adds a batch of an export in one transaction: `rows` first (bound straight to SQLite; a UUID already stored is
@@ -123,14 +145,25 @@ extension SampleStore {
     /// `elements` are kept as written (`keepExportElements`). `created` gives objects and routes their save time (the
     /// export's `creationDate`, seconds since 2001) by UUID; without one, now.
     package func importBatch(rows: [ImportedSample], objects: [HKObject], routes: [ImportedRoute] = [], elements: [ExportElement] = [],
-                             created: [UUID: Double] = [:], session: ImportSession) throws -> ImportCounts {
+                             created: [UUID: Double] = [:], legacy: [UUID: UUID] = [:], session: ImportSession) throws -> ImportCounts {
         guard !rows.isEmpty || !objects.isEmpty || !routes.isEmpty || !elements.isEmpty else { return ImportCounts() }
         let counts = try database.writeTrusted { db -> ImportCounts in
             let now = Date().timeIntervalSinceReferenceDate
-            var counts = try insertRows(rows, savedAt: now, session: session, in: db)
+            var (rows, objects, routes) = (rows, objects, routes)
+            var counts = ImportCounts()
+            if session.legacyIdentities {
+                counts.existing += try dropLegacyMatches(rows: &rows, objects: &objects, routes: &routes, created: created, legacy: legacy,
+                                                         session: session, in: db)
+            }
+            let stored = try insertRows(rows, savedAt: now, session: session, in: db)
+            counts.existing += stored.existing
+            counts.copies += stored.copies
+            counts.added = stored.added
             if !objects.isEmpty {
-                let more = try insertObjects(objects, savedAt: now, created: created, in: db)
+                let more = try insertObjects(objects, savedAt: now, created: created, legacy: session.legacyIdentities ? legacy : [:],
+                                             session: session, in: db)
                 counts.existing += more.existing
+                counts.copies += more.copies
                 counts.added.merge(more.added, uniquingKeysWith: +)
             }
             if !elements.isEmpty {
@@ -138,7 +171,7 @@ extension SampleStore {
                 counts.existing += elements.count - kept
             }
             if !routes.isEmpty {
-                let more = try insertRoutes(routes, savedAt: now, created: created, in: db)
+                let more = try insertRoutes(routes, savedAt: now, created: created, workouts: session.legacyWorkouts, in: db)
                 counts.existing += more.existing
                 counts.added.merge(more.added, uniquingKeysWith: +)
             }
@@ -172,6 +205,21 @@ extension SampleStore {
         let insert = try RawStatement(connection, Self.insertSQL(rows: 1))
         let insertMany = try RawStatement(connection, Self.insertSQL(rows: Self.rowsPerInsert))
         let insertMetadata = try RawStatement(connection, "INSERT INTO metadata (sampleId, key, kind, text, number, integer) VALUES (?, ?, ?, ?, ?, ?)")
+        // Of the UUIDs of a statement whose rows were not all stored, how many were stored before this import began (or
+        // as a correlation's member, the same record): the other rows left out are copies the export holds twice.
+        let storedBefore = try RawStatement(connection, """
+            SELECT count(*) FROM sample WHERE uuid IN (\((1...Self.rowsPerInsert).map { "?\($0)" }.joined(separator: ", ")))
+            AND (id <= ?\(Self.rowsPerInsert + 1) OR correlationId IS NOT NULL)
+            """)
+        storedBefore.bind(Int32(Self.rowsPerInsert + 1), session.lastIdBefore)
+        func countLeftOut(_ leftOut: Int, of uuids: some Collection<UUID>) throws {
+            guard leftOut > 0 else { return }
+            for (slot, uuid) in uuids.enumerated() { storedBefore.bind(Int32(slot + 1), uuid: uuid) }
+            for slot in uuids.count..<Self.rowsPerInsert { storedBefore.bind(Int32(slot + 1), nil as String?) }
+            let before = min(leftOut, try storedBefore.count())
+            counts.existing += before
+            counts.copies += leftOut - before
+        }
         var bound = (one: BoundShape(), many: BoundShape())
         var run: (type: String, count: Int) = ("", 0)
         func count(_ type: String, _ added: Int) {
@@ -202,7 +250,7 @@ extension SampleStore {
                     }
                     try insertMany.run()
                     let added = Int(sqlite3_changes(connection))
-                    counts.existing += Self.rowsPerInsert - added
+                    try countLeftOut(Self.rowsPerInsert - added, of: rows[index..<index + Self.rowsPerInsert].lazy.map(\.uuid))
                     if added > 0 { count(shape.type, added) }
                     index += Self.rowsPerInsert
                     continue
@@ -217,7 +265,7 @@ extension SampleStore {
                 try insert.run()
                 defer { index += 1 }
                 guard sqlite3_changes(connection) == 1 else {
-                    counts.existing += 1
+                    try countLeftOut(1, of: CollectionOfOne(rows[index].uuid))
                     continue
                 }
                 count(shape.type, 1)
@@ -317,17 +365,27 @@ extension SampleStore {
     }
 
     /// Exported objects (correlations with their members, workouts, anything not a plain row), skipping stored UUIDs.
-    private func insertObjects(_ objects: [HKObject], savedAt now: Double, created: [UUID: Double], in db: Database) throws -> ImportCounts {
+    private func insertObjects(_ objects: [HKObject], savedAt now: Double, created: [UUID: Double], legacy: [UUID: UUID],
+                               session: ImportSession, in db: Database) throws -> ImportCounts {
         var counts = ImportCounts()
         var uuids: [String] = []
         for object in objects {
             uuids.append(object.uuid.uuidString)
-            for member in (object as? HKCorrelation)?.objects ?? [] { uuids.append(member.uuid.uuidString) }
+            for member in (object as? HKCorrelation)?.objects ?? [] {
+                uuids.append(member.uuid.uuidString)
+                if let old = legacy[member.uuid] { uuids.append(old.uuidString) }
+            }
         }
         var stored = Set<String>()
+        /// Stored before this import began (the rest of `stored` is this import's).
+        var storedBefore = Set<String>()
         for chunk in stride(from: 0, to: uuids.count, by: 500).map({ Array(uuids[$0..<min($0 + 500, uuids.count)]) }) {
-            stored.formUnion(try String.fetchAll(db, sql: "SELECT uuid FROM sample WHERE uuid IN (\(databaseQuestionMarks(count: chunk.count)))",
-                                                 arguments: StatementArguments(chunk)))
+            for row in try Row.fetchAll(db, sql: "SELECT uuid, id FROM sample WHERE uuid IN (\(databaseQuestionMarks(count: chunk.count)))",
+                                        arguments: StatementArguments(chunk)) {
+                let uuid: String = row["uuid"]
+                stored.insert(uuid)
+                if (row["id"] as Int64) <= session.lastIdBefore { storedBefore.insert(uuid) }
+            }
         }
         let fresh = objects.filter { !stored.contains($0.uuid.uuidString) }
         try SampleStore.recordSpans(fresh, in: db)
@@ -340,9 +398,9 @@ extension SampleStore {
         }
         let cache = InsertCache()
         for object in objects {
-            // Already stored, or stored earlier in this batch (a member of a correlation read before its top-level copy).
+            // Already stored (before this import, or by it: a copy the export holds twice), or stored earlier in this batch.
             guard stored.insert(object.uuid.uuidString).inserted else {
-                counts.existing += 1
+                if storedBefore.contains(object.uuid.uuidString) { counts.existing += 1 } else { counts.copies += 1 }
                 continue
             }
             guard let correlation = object as? HKCorrelation else {
@@ -359,7 +417,11 @@ extension SampleStore {
             counts.added[correlation.sampleType.identifier, default: 0] += 1
             let correlationId = try Int64.fetchOne(db, sql: "SELECT id FROM sample WHERE uuid = ?", arguments: [correlation.uuid.uuidString])!
             for member in correlation.objects {
-                if !stored.insert(member.uuid.uuidString).inserted {
+                // The member's top-level Record, stored under its UUID — or, in a store of older imports, its legacy one.
+                let old = legacy[member.uuid].map(\.uuidString)
+                if let old, stored.contains(old), !stored.contains(member.uuid.uuidString) {
+                    try db.execute(sql: "UPDATE sample SET correlationId = ? WHERE uuid = ?", arguments: [correlationId, old])
+                } else if !stored.insert(member.uuid.uuidString).inserted {
                     try db.execute(sql: "UPDATE sample SET correlationId = ? WHERE uuid = ?", arguments: [correlationId, member.uuid.uuidString])
                 } else {
                     try insert(member, sourceId: try sourceId(member.sourceRevision), revision: member.sourceRevision,
@@ -369,6 +431,40 @@ extension SampleStore {
             }
         }
         return counts
+    }
+}
+
+extension SampleStore {
+    /// In a store that holds imports made before identities held the creation date, leaves out what such an import
+    /// stored already: a row, object or route whose legacy UUID is stored with the same creation date (its save time).
+    /// One with another creation date is a copy an earlier import could not tell apart: it is kept, under its UUID now.
+    /// Returns how many were left out.
+    func dropLegacyMatches(rows: inout [ImportedSample], objects: inout [HKObject], routes: inout [ImportedRoute], created: [UUID: Double],
+                           legacy: [UUID: UUID], session: ImportSession, in db: Database) throws -> Int {
+        let lookup = try db.cachedStatement(sql: "SELECT savedAt FROM sample WHERE uuid = ?")
+        func stored(_ uuid: UUID?, created: Double?) throws -> Bool {
+            guard let uuid, let savedAt = try Double.fetchOne(lookup, arguments: [uuid.uuidString]) else { return false }
+            return created.map { abs($0 - savedAt) < 0.0005 } ?? true
+        }
+        var dropped = 0
+        var kept: [ImportedSample] = []
+        kept.reserveCapacity(rows.count)
+        for row in rows {
+            if try stored(row.legacyUUID, created: row.created) { dropped += 1 } else { kept.append(row) }
+        }
+        rows = kept
+        objects = try objects.filter { object in
+            guard let old = legacy[object.uuid], try stored(old, created: created[object.uuid]) else { return true }
+            if object is HKWorkout { session.legacyWorkouts[object.uuid] = old }
+            dropped += 1 + ((object as? HKCorrelation)?.objects.count ?? 0)
+            return false
+        }
+        routes = try routes.filter { route in
+            guard try stored(legacy[route.route.uuid], created: created[route.route.uuid]) else { return true }
+            dropped += 1
+            return false
+        }
+        return dropped
     }
 }
 
@@ -443,5 +539,14 @@ private final class RawStatement {
         guard code == SQLITE_DONE else {
             throw HKError(.errorDatabaseInaccessible, "import insert failed: \(String(cString: sqlite3_errmsg(connection)))")
         }
+    }
+
+    /// Steps a `SELECT count(*)` once and resets it.
+    func count() throws -> Int {
+        defer { sqlite3_reset(handle) }
+        guard sqlite3_step(handle) == SQLITE_ROW else {
+            throw HKError(.errorDatabaseInaccessible, "import lookup failed: \(String(cString: sqlite3_errmsg(connection)))")
+        }
+        return Int(sqlite3_column_int64(handle, 0))
     }
 }

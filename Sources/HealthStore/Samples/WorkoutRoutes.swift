@@ -18,7 +18,8 @@ extension SampleStore {
 
     /// Stores routes whose UUID is not stored yet, with their points, each associated with its workout (which must be
     /// stored already, in this transaction or before).
-    func insertRoutes(_ routes: [ImportedRoute], savedAt: Double, created: [UUID: Double] = [:], in db: Database) throws -> ImportCounts {
+    func insertRoutes(_ routes: [ImportedRoute], savedAt: Double, created: [UUID: Double] = [:], workouts: [UUID: UUID] = [:],
+                      in db: Database) throws -> ImportCounts {
         var counts = ImportCounts()
         let insertLocation = try db.cachedStatement(sql: """
             INSERT INTO routeLocation (sampleId, position, timestamp, latitude, longitude, altitude, horizontalAccuracy, verticalAccuracy,
@@ -32,7 +33,8 @@ extension SampleStore {
                 continue
             }
             guard let workoutId = try Int64.fetchOne(db, sql: "SELECT id FROM sample WHERE uuid = ? AND kind = ?",
-                                                     arguments: [imported.workout.uuidString, SampleKind.workout.rawValue]) else {
+                                                     arguments: [(workouts[imported.workout] ?? imported.workout).uuidString,
+                                                                 SampleKind.workout.rawValue]) else {
                 throw HKError.invalidArgument("route \(route.uuid) belongs to workout \(imported.workout), which is not in the store")
             }
             let sourceId = try SampleStore.sourceId(for: route.sourceRevision.source, in: db, create: true)!

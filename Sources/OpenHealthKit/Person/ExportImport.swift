@@ -8,6 +8,9 @@ public struct ExportImport: Sendable {
     public var added: [String: Int] = [:]
     /// Samples already in the store (from an earlier import of the same or an overlapping export).
     public var alreadyStored = 0
+    /// Samples the export holds more than once, alike down to their creation date (the same object written twice):
+    /// stored once. (Copies an app saved apart — another creation date — are distinct objects, each stored.)
+    public var exactCopies = 0
     /// Samples read, by type identifier.
     public var read: [String: Int] = [:]
     public var activitySummaries = 0
@@ -48,7 +51,7 @@ extension HealthPerson {
         var result = ExportImport()
         // Batches are stored on a second thread while the next ones are read; the writer alone touches `stored`
         // until `finish` has waited for it.
-        let store = sampleStore, session = SampleStore.ImportSession(), stored = StoredCounts()
+        let store = sampleStore, session = try store.beginImport(), stored = StoredCounts()
         // Reading and storing run side by side, so the slower side sets the pace. Long records (an export since iOS 9,
         // ≈ 400 bytes with their device) take longer to read than to store with every index kept up to date as rows
         // arrive (in time order, so index entries are appended). Short records (2015 exports, ≈ 190 bytes) are the
@@ -59,9 +62,10 @@ extension HealthPerson {
         defer { if bulk { try? store.endBulkLoad() } }
         let pipeline = ImportPipeline<ExportImportReader.Batch> { batch in
             let counts = try store.importBatch(rows: batch.rows, objects: batch.objects, routes: batch.routes,
-                                               elements: batch.elements, created: batch.created, session: session)
+                                               elements: batch.elements, created: batch.created, legacy: batch.legacy, session: session)
             for (type, count) in counts.added { stored.added[type, default: 0] += count }
             stored.existing += counts.existing
+            stored.copies += counts.copies
         }
         defer { pipeline.close() }
         let sink = ExportImportReader.Sink(batch: { batch in
@@ -74,11 +78,12 @@ extension HealthPerson {
             try self.saveActivitySummaries(Array(byDay.values))
             result.activitySummaries = byDay.count
         }, progress: { bytes, samples in progress?(bytes, total, samples) })
-        let summary = try ExportImportReader().read(location, into: sink)
+        let summary = try ExportImportReader(legacyIdentities: session.legacyIdentities).read(location, into: sink)
         try pipeline.finish()
         if bulk { try store.endBulkLoad() }
         result.added = stored.added
         result.alreadyStored = stored.existing
+        result.exactCopies = stored.copies
         result.read = summary.read
         // Apple's export writes values in the person's preferred units: learned, unless the person chose otherwise.
         let units = PreferredUnitStore(database: database)
@@ -133,12 +138,25 @@ extension HealthPerson {
             let parts = text.prefix(10).split(separator: "-").compactMap { Int($0) }
             if parts.count == 3 { try setDateOfBirth(DateComponents(year: parts[0], month: parts[1], day: parts[2])); set += 1 }
         }
+        // Whether the person takes medications that affect cardio fitness (iOS 16): no API gives it to apps; it is kept
+        // as the export writes it (`None`, or the medications) and written back.
+        let medications = HKCharacteristicTypeIdentifier.cardioFitnessMedicationsUse
+        if let text = attributes[medications.rawValue], !text.isEmpty, text != "HKCardioFitnessMedicationsUseNotSet" {
+            try characteristics.set(medications, to: text); set += 1
+        }
         return set
     }
+}
+
+extension HKCharacteristicTypeIdentifier {
+    /// `<Me>`'s `HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse` (Export Version 12 on): kept for the export
+    /// only, as apps have no API for it.
+    static let cardioFitnessMedicationsUse = HKCharacteristicTypeIdentifier(rawValue: "HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse")
 }
 
 /// What the import's writing thread has stored so far.
 private final class StoredCounts: @unchecked Sendable {
     var added: [String: Int] = [:]
     var existing = 0
+    var copies = 0
 }

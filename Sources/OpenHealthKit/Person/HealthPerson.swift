@@ -22,7 +22,7 @@ public final class HealthPerson: Sendable {
 
     private var authorization: AuthorizationService { AuthorizationService(database: database) }
     var sampleStore: SampleStore { SampleStore(database: database) }
-    private var characteristics: CharacteristicStore { CharacteristicStore(database: database) }
+    var characteristics: CharacteristicStore { CharacteristicStore(database: database) }
 
     // MARK: - Apps and permissions
 
