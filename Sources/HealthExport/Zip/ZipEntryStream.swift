@@ -17,6 +17,8 @@ package final class ZipEntryStream: ByteStream {
     private var produced: UInt64 = 0
     private var crc: UInt = 0
     private var finished = false
+    /// The DEFLATE stream (or the stored bytes) ended: the next read checks size and checksum.
+    private var ended = false
     private var stream = z_stream()
     private var input: UnsafeMutableRawBufferPointer
     private static let inputSize = 1 << 18
@@ -49,7 +51,7 @@ package final class ZipEntryStream: ByteStream {
                                           + "directory declares: refused as a zip bomb")
         }
         if count > 0 { crc = crc32(crc, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), UInt32(count)) }
-        if count == 0 || (entry.method == 0 && remaining == 0) { try end() }
+        if count == 0 || ended || (entry.method == 0 && remaining == 0) { try end() }
         return count
     }
 
@@ -78,7 +80,7 @@ package final class ZipEntryStream: ByteStream {
             }
             let before = stream.avail_out
             let status = CZlibInflate(&stream)
-            if status == Z_STREAM_END { finished = true; break }
+            if status == Z_STREAM_END { ended = true; break }
             guard status == Z_OK || status == Z_BUF_ERROR else {
                 throw archive.damaged("\(entry.path) is not valid DEFLATE data at byte \(produced + UInt64(buffer.count) - UInt64(stream.avail_out))")
             }

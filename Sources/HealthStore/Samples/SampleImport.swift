@@ -205,18 +205,20 @@ extension SampleStore {
         let insert = try RawStatement(connection, Self.insertSQL(rows: 1))
         let insertMany = try RawStatement(connection, Self.insertSQL(rows: Self.rowsPerInsert))
         let insertMetadata = try RawStatement(connection, "INSERT INTO metadata (sampleId, key, kind, text, number, integer) VALUES (?, ?, ?, ?, ?, ?)")
-        // Of the UUIDs of a statement whose rows were not all stored, how many were stored before this import began (or
-        // as a correlation's member, the same record): the other rows left out are copies the export holds twice.
+        // Of the UUIDs of a statement whose rows were not all stored, those stored before this import began (or as a
+        // correlation's member, the same record): each is already stored, once; the other rows left out are copies the
+        // export holds more than once.
         let storedBefore = try RawStatement(connection, """
-            SELECT count(*) FROM sample WHERE uuid IN (\((1...Self.rowsPerInsert).map { "?\($0)" }.joined(separator: ", ")))
+            SELECT uuid FROM sample WHERE uuid IN (\((1...Self.rowsPerInsert).map { "?\($0)" }.joined(separator: ", ")))
             AND (id <= ?\(Self.rowsPerInsert + 1) OR correlationId IS NOT NULL)
             """)
         storedBefore.bind(Int32(Self.rowsPerInsert + 1), session.lastIdBefore)
+        var countedAsStored = Set<String>()
         func countLeftOut(_ leftOut: Int, of uuids: some Collection<UUID>) throws {
             guard leftOut > 0 else { return }
             for (slot, uuid) in uuids.enumerated() { storedBefore.bind(Int32(slot + 1), uuid: uuid) }
             for slot in uuids.count..<Self.rowsPerInsert { storedBefore.bind(Int32(slot + 1), nil as String?) }
-            let before = min(leftOut, try storedBefore.count())
+            let before = try storedBefore.column().filter { countedAsStored.insert($0).inserted }.count
             counts.existing += before
             counts.copies += leftOut - before
         }
@@ -400,7 +402,8 @@ extension SampleStore {
         for object in objects {
             // Already stored (before this import, or by it: a copy the export holds twice), or stored earlier in this batch.
             guard stored.insert(object.uuid.uuidString).inserted else {
-                if storedBefore.contains(object.uuid.uuidString) { counts.existing += 1 } else { counts.copies += 1 }
+                // Stored before: once already stored, again a copy (as rows count).
+                if storedBefore.remove(object.uuid.uuidString) != nil { counts.existing += 1 } else { counts.copies += 1 }
                 continue
             }
             guard let correlation = object as? HKCorrelation else {
@@ -541,12 +544,16 @@ private final class RawStatement {
         }
     }
 
-    /// Steps a `SELECT count(*)` once and resets it.
-    func count() throws -> Int {
+    /// Steps a query of one text column to its end, and resets it.
+    func column() throws -> [String] {
         defer { sqlite3_reset(handle) }
-        guard sqlite3_step(handle) == SQLITE_ROW else {
-            throw HKError(.errorDatabaseInaccessible, "import lookup failed: \(String(cString: sqlite3_errmsg(connection)))")
+        var texts: [String] = []
+        while true {
+            switch sqlite3_step(handle) {
+            case SQLITE_ROW: texts.append(String(cString: sqlite3_column_text(handle, 0)))
+            case SQLITE_DONE: return texts
+            default: throw HKError(.errorDatabaseInaccessible, "import lookup failed: \(String(cString: sqlite3_errmsg(connection)))")
+            }
         }
-        return Int(sqlite3_column_int64(handle, 0))
     }
 }
