@@ -58,6 +58,15 @@ struct ImportCommand: ParsableCommand {
         }
         print(String(format: "%d samples added, %d already in the store, in %.1f s (%.1f MB/s)", result.addedTotal, result.alreadyStored, seconds,
                      Double(result.bytes) / 1_000_000 / max(seconds, 0.001)))
+        if result.exactCopies > 0 {
+            print("\(result.exactCopies) exact cop\(result.exactCopies == 1 ? "y" : "ies") in the export (a sample written twice, down to its "
+                  + "creation date): stored once")
+        }
+        if let zone = result.timeZone, let setting = try? person.timeZoneSetting() {
+            print(setting.byPerson
+                  ? "Your days are counted in \(setting.zone.identifier), as you set (the export was recorded in \(zone.identifier))."
+                  : "Your days are counted in \(zone.identifier), where the export's latest samples were recorded (health timezone to change).")
+        }
         if !result.problemCounts.isEmpty {
             print("Left out:")
             for (reason, count) in result.problemCounts.sorted(by: { $0.value > $1.value }) {
@@ -71,7 +80,8 @@ struct ImportCommand: ParsableCommand {
 
     private func printJSON(_ result: ExportImport, seconds: Double) throws {
         let object: [String: Any] = [
-            "read": result.read, "added": result.added, "alreadyStored": result.alreadyStored,
+            "read": result.read, "added": result.added, "alreadyStored": result.alreadyStored, "exactCopies": result.exactCopies,
+            "timeZone": result.timeZone?.identifier as Any? ?? NSNull(),
             "activitySummaries": result.activitySummaries, "characteristics": result.characteristics,
             "healthRecords": result.clinicalRecords.map { ["added": $0.added, "updated": $0.updated, "unchanged": $0.unchanged,
                                                            "rejected": $0.rejected.count] } as Any? ?? NSNull(),

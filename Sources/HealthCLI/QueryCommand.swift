@@ -7,11 +7,31 @@ struct SampleSelection: ParsableArguments {
     @Argument(help: "The type: an identifier or short name (stepCount, heartRate, sleepAnalysis).")
     var type: String
 
-    @Option(help: "First day (yyyy-MM-dd, local time).")
+    @Option(help: "First day (yyyy-MM-dd, in the person's time zone).")
     var from: String?
 
-    @Option(help: "Last day, included (yyyy-MM-dd, local time).")
+    @Option(help: "Last day, included (yyyy-MM-dd, in the person's time zone).")
     var to: String?
+
+    @Option(name: .customLong("time-zone"),
+            help: "The time zone days begin in (an IANA name: Europe/Paris, America/New_York, UTC). Default: yours (health timezone), else this machine's.")
+    var timeZone: String?
+
+    /// The calendar of the person's days: `--time-zone`, else the person's time zone (`health timezone`, or learned from
+    /// their export), else the machine's.
+    func calendar(for person: HealthPerson) throws -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = .current
+        if let timeZone {
+            guard let zone = TimeZone(identifier: timeZone) else {
+                throw CommandFailure("\"\(timeZone)\" is not a time zone; give an IANA name such as Europe/Paris or UTC")
+            }
+            calendar.timeZone = zone
+        } else {
+            calendar.timeZone = try reporting { try person.timeZone() }
+        }
+        return calendar
+    }
 
     var sampleType: HKSampleType {
         get throws {
@@ -20,8 +40,8 @@ struct SampleSelection: ParsableArguments {
         }
     }
 
-    /// Start of `from` and end of `to`, in the local calendar.
-    func interval(_ calendar: Calendar = .current) throws -> (start: Date?, end: Date?) {
+    /// Start of `from` and end of `to`, in `calendar`.
+    func interval(_ calendar: Calendar) throws -> (start: Date?, end: Date?) {
         func day(_ text: String?) throws -> Date? {
             guard let text else { return nil }
             let parts = text.split(separator: "-").compactMap { Int($0) }
@@ -39,11 +59,14 @@ struct SampleSelection: ParsableArguments {
 struct QueryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
-        abstract: "List the samples of a type, oldest first, each in the unit it was recorded in.",
+        abstract: "List the samples of a type, oldest first, in your preferred units.",
         discussion: """
+            Every sample by default. Only a table shown on a terminal stops at 100 rows, and says how many there are; \
+            csv, json and anything piped are complete. Times are in your time zone (see health timezone).
+
             Examples:
               health query heartRate --from 2024-06-01 --to 2024-06-01 --limit 20
-              health query stepCount --source "Alex’s Apple Watch" --format csv
+              health query stepCount --source "Alex’s Apple Watch" --format csv > steps.csv
             """)
 
     @OptionGroup var selection: SampleSelection
@@ -51,8 +74,11 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(help: "Only this source: its name or bundle identifier.")
     var source: String?
 
-    @Option(help: "At most this many samples (0: all).")
-    var limit: Int = 100
+    @Option(help: "At most this many samples (0: all; default: all, or 100 for a table on a terminal).")
+    var limit: Int?
+
+    /// What a table on a terminal shows unless told otherwise.
+    static let screenful = 100
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json }
 
@@ -64,7 +90,8 @@ struct QueryCommand: AsyncParsableCommand {
     func run() async throws {
         let person = try store.person()
         let type = try selection.sampleType
-        let (start, end) = try selection.interval()
+        let calendar = try selection.calendar(for: person)
+        let (start, end) = try selection.interval(calendar)
         var predicates = [HKQuery.predicateForSamples(withStart: start, end: end)]
         if let source {
             let all = try reporting { try person.sources() }.map(\.source)
@@ -74,20 +101,31 @@ struct QueryCommand: AsyncParsableCommand {
             predicates.append(HKQuery.predicateForObjects(from: match))
         }
         let healthStore = person.healthStore
-        let samples = try await HKSampleQueryDescriptor(predicates: [.sample(type: type, predicate: NSCompoundPredicate(andPredicateWithSubpredicates: predicates))],
+        let predicate = NSCompoundPredicate(andPredicateWithSubpredicates: predicates)
+        // Complete unless asked otherwise; a table on a terminal is a screenful of a long list, and says so.
+        let onScreen = format == .table && isatty(STDOUT_FILENO) == 1
+        let limit = self.limit ?? (onScreen ? Self.screenful : 0)
+        guard limit >= 0 else { throw CommandFailure("--limit \(limit): give 0 (all) or more") }
+        let samples = try await HKSampleQueryDescriptor(predicates: [.sample(type: type, predicate: predicate)],
                                                         sortDescriptors: [SortDescriptor(\.startDate)], limit: limit == 0 ? nil : limit)
             .result(for: healthStore)
         let unit = (type as? HKQuantityType).flatMap { try? person.preferredUnit(for: $0) }
-        let rows = samples.map { row(for: $0, unit: unit) }
+        let rows = samples.map { row(for: $0, unit: unit, timeZone: calendar.timeZone) }
         let out = Pager()
         defer { out.finish() }
         switch format {
         case .table:
             guard !rows.isEmpty else { return print("No \(type.identifier) samples.") }
             for row in rows { out.print("\(row.start)  \(row.end)  \(row.value.padding(toLength: 22, withPad: " ", startingAt: 0)) \(row.source)") }
+            if onScreen, limit > 0, rows.count == limit {
+                let total = try reporting { try person.sampleCount(of: type, predicate: predicate) }
+                if total > limit {
+                    out.print("showing \(limit.formatted()) of \(total.formatted()) — `--limit 0` for all, or --format csv|json for a file")
+                }
+            }
         case .csv:
             out.print("start,end,value,unit,source")
-            for row in rows { out.print([row.start, row.end, row.number, row.unit, row.source].map(csv).joined(separator: ",")) }
+            for row in rows { out.print([row.start, row.end, row.number, row.unit, row.source].map(Self.csv).joined(separator: ",")) }
         case .json:
             let objects = rows.map { ["start": $0.start, "end": $0.end, "value": $0.number, "unit": $0.unit, "source": $0.source] }
             out.print(String(decoding: try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
@@ -97,15 +135,16 @@ struct QueryCommand: AsyncParsableCommand {
     struct Row { let start: String, end: String, value: String, number: String, unit: String, source: String }
 
     /// A sample as a row; a quantity in the person's preferred unit (`health prefer`).
-    func row(for sample: HKSample, unit preferred: HKUnit?) -> Row {
-        let format = Date.ISO8601FormatStyle(timeZone: .current)
+    func row(for sample: HKSample, unit preferred: HKUnit?, timeZone: TimeZone) -> Row {
+        let format = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: timeZone)
         var number = "", unitText = "", shown = ""
         switch sample {
         case let quantity as HKQuantitySample:
             let unit = preferred.flatMap { quantity.quantity.is(compatibleWith: $0) ? $0 : nil } ?? quantity.quantity.unit
-            number = String((quantity.quantity.doubleValue(for: unit) * 1000).rounded() / 1000)
+            let value = quantity.quantity.doubleValue(for: unit)
+            number = String(value)
             unitText = unit.unitString
-            shown = "\(number) \(unitText)"
+            shown = "\((value * 1000).rounded() / 1000) \(unitText)"
         case let category as HKCategorySample:
             number = String(category.value)
             shown = "value \(category.value)"
@@ -120,7 +159,7 @@ struct QueryCommand: AsyncParsableCommand {
                    unit: unitText, source: sample.sourceRevision.source.name)
     }
 
-    func csv(_ field: String) -> String {
+    static func csv(_ field: String) -> String {
         field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
     }
 }

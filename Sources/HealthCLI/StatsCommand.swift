@@ -12,6 +12,11 @@ struct StatsCommand: AsyncParsableCommand {
               health stats stepCount --by day --from 2024-06-01 --to 2024-06-07
               health stats heartRate --by hour --from 2024-06-01 --to 2024-06-01 --max
               health stats stepCount --by month --separate-by-source
+              health stats stepCount --by day --format csv > daily-steps.csv
+
+            Days, weeks and months begin at midnight in your time zone: --time-zone, else the one you set with \
+            health timezone, else the one your last imported export was recorded in, else this machine's (TZ). \
+            csv and json give every figure at full precision, with each period's start and end as ISO 8601 times.
             """)
 
     @OptionGroup var selection: SampleSelection
@@ -29,6 +34,11 @@ struct StatsCommand: AsyncParsableCommand {
     @Flag(name: .customLong("separate-by-source"), help: "Each source's own figures instead of the merged ones.")
     var separateBySource = false
 
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json }
+
+    @Option(help: "table (one decimal, with bars), csv or json (full precision).")
+    var format: Format = .table
+
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
@@ -45,9 +55,9 @@ struct StatsCommand: AsyncParsableCommand {
             options = chosen == .avg ? .discreteAverage : chosen == .min ? .discreteMin : .discreteMax
         }
         if separateBySource { options.insert(.separateBySource) }
-        let calendar = Calendar.current
-        let (start, end) = try selection.interval(calendar)
         let person = try store.person()
+        let calendar = try selection.calendar(for: person)
+        let (start, end) = try selection.interval(calendar)
         let healthStore = person.healthStore
         // The person's preferred unit (`health prefer`; learned from their export when they imported one).
         let unit = try reporting { try person.preferredUnit(for: type) }
@@ -64,7 +74,7 @@ struct StatsCommand: AsyncParsableCommand {
         descriptor.calendar = calendar
         let collection = try await descriptor.result(for: healthStore)
         let periods = collection.statistics()
-        guard !periods.isEmpty else { return print("No \(type.identifier) samples in that time.") }
+        guard !periods.isEmpty || format != .table else { return print("No \(type.identifier) samples in that time.") }
         func figure(_ statistics: HKStatistics, _ source: HKSource?) -> Double? {
             let quantity: HKQuantity? = switch chosen {
             case .sum: source.map { statistics.sumQuantity(for: $0) } ?? statistics.sumQuantity()
@@ -74,20 +84,48 @@ struct StatsCommand: AsyncParsableCommand {
             }
             return quantity.flatMap { try? $0.value(in: unit) }
         }
-        let style: Date.FormatStyle = by == .hour ? .dateTime.year().month().day().hour().minute() : .dateTime.year().month().day()
-        let rows: [(String, String, Double)] = periods.flatMap { statistics -> [(String, String, Double)] in
-            let label = statistics.startDate.formatted(style)
+        var style: Date.FormatStyle = by == .hour ? .dateTime.year().month().day().hour().minute() : .dateTime.year().month().day()
+        style.timeZone = calendar.timeZone
+        let rows: [Row] = periods.flatMap { statistics -> [Row] in
             if separateBySource {
-                return (statistics.sources ?? []).compactMap { source in figure(statistics, source).map { (label, source.name, $0) } }
+                return (statistics.sources ?? []).compactMap { source in
+                    figure(statistics, source).map { Row(start: statistics.startDate, end: statistics.endDate, source: source.name, value: $0) }
+                }
             }
-            return figure(statistics, nil).map { [(label, "", $0)] } ?? []
+            return figure(statistics, nil).map { [Row(start: statistics.startDate, end: statistics.endDate, source: nil, value: $0)] } ?? []
         }
-        let largest = rows.map(\.2).max() ?? 0
-        for (label, source, value) in rows {
+        let iso = Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: calendar.timeZone)
+        switch format {
+        case .table: break
+        case .csv:
+            print(separateBySource ? "start,end,source,value,unit" : "start,end,value,unit")
+            for row in rows {
+                let fields = [row.start.formatted(iso), row.end.formatted(iso)] + (separateBySource ? [row.source ?? ""] : [])
+                    + [String(row.value), unit.unitString]
+                print(fields.map(QueryCommand.csv).joined(separator: ","))
+            }
+            return
+        case .json:
+            let objects = rows.map { row -> [String: Any] in
+                var object: [String: Any] = ["start": row.start.formatted(iso), "end": row.end.formatted(iso), "value": row.value,
+                                             "unit": unit.unitString, "statistic": chosen.rawValue]
+                if let source = row.source { object["source"] = source }
+                return object
+            }
+            return print(String(decoding: try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+        }
+        let largest = rows.map(\.value).max() ?? 0
+        for row in rows {
+            let (label, source, value) = (row.start.formatted(style), row.source ?? "", row.value)
             let bar = largest > 0 ? String(repeating: "█", count: Int((value / largest * 30).rounded())) : ""
             let number = String(format: "%.1f", value)
             print("\(label.padding(toLength: 20, withPad: " ", startingAt: 0)) \(source.isEmpty ? "" : source.padding(toLength: 24, withPad: " ", startingAt: 0) + " ")"
                   + "\(String(repeating: " ", count: max(0, 10 - number.count)))\(number) \(unit.unitString)  \(bar)")
         }
+    }
+
+    /// One figure: a period, and a source when separated by source.
+    struct Row {
+        let start: Date, end: Date, source: String?, value: Double
     }
 }

@@ -20,7 +20,7 @@ struct SummaryCommand: ParsableCommand {
         let records = try reporting { try person.clinicalRecords() }
         let summaries = try reporting { try person.activitySummaries() }
         guard !lines.isEmpty || !records.isEmpty || !summaries.isEmpty else { return print("The store is empty.") }
-        let day = Date.ISO8601FormatStyle().year().month().day()
+        let day = Date.ISO8601FormatStyle(timeZone: try reporting { try person.timeZone() }).year().month().day()
         for line in lines {
             let name = line.type is HKWorkoutType ? "Workouts" : TerminalPresenter.displayName(line.type.identifier)
             let sources = line.sources.prefix(3).joined(separator: ", ") + (line.sources.count > 3 ? ", …" : "")

@@ -17,7 +17,7 @@ let healthExecutable: URL = {
 }()
 
 /// Runs `health` as a user would: with these arguments, this text on standard input, in `directory`.
-func runHealth(_ arguments: [String], input: String = "", in directory: URL? = nil) throws -> CLIRun {
+func runHealth(_ arguments: [String], input: String = "", in directory: URL? = nil, environment extra: [String: String] = [:]) throws -> CLIRun {
     let process = Process()
     process.executableURL = healthExecutable
     process.arguments = arguments
@@ -26,6 +26,7 @@ func runHealth(_ arguments: [String], input: String = "", in directory: URL? = n
     environment["OPENHEALTHKIT_STORE"] = nil
     // The default store is the per-user data folder: here, one of the run's own.
     environment["XDG_DATA_HOME"] = (directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("ohk-data-\(UUID().uuidString)")).path
+    environment.merge(extra) { $1 }
     process.environment = environment
     let out = Pipe(), err = Pipe(), stdin = Pipe()
     process.standardOutput = out

@@ -69,6 +69,9 @@ package struct ExportImportReader {
         package var problems: [Problem] = []
         /// How many problems of each reason (problems past the first 1,000 are only counted).
         package var problemCounts: [String: Int] = [:]
+        /// The person's time zone when they last recorded something: the `HKTimeZone` of the latest sample that has
+        /// one, with that sample's start (seconds since 2001).
+        package var timeZone: (identifier: String, start: Double)?
         /// The export's `<ClinicalRecord>` rows (their resources are in `clinical-records/`), read in the same pass.
         package var clinicalRecords: [ExportClinicalRow] = []
     }
@@ -130,6 +133,7 @@ package struct ExportImportReader {
                     return state.report(line: tag.line, element: "MetadataEntry", reason: "a MetadataEntry without key or value")
                 }
                 state.pending!.metadata.append((key, value))
+                if key == HKMetadataKeyTimeZone { state.noteTimeZone(value, start: state.pending!.row.start) }
             } else if tag.nameIs("HeartRateVariabilityMetadataList"), state.pending != nil {
                 try state.beginCapture(tag, name: "HeartRateVariabilityMetadataList", intoRecord: true)
             } else if let kept = State.keptElements.first(where: tag.nameIs) {
@@ -225,7 +229,12 @@ package struct ExportImportReader {
                 if event != nil { event!.metadata.append((key, value)) }
                 else if route != nil { route!.metadata.append((key, value)) }
                 else if activity != nil { activity!.metadata.append((key, value)) }
-                else if workout != nil { workout!.metadata.append((key, value)) }
+                else if workout != nil {
+                    workout!.metadata.append((key, value))
+                    if key == HKMetadataKeyTimeZone, let start = workout!.attributes["startDate"].flatMap(ExportDates.parse) {
+                        noteTimeZone(value, start: start.timeIntervalSinceReferenceDate)
+                    }
+                }
                 else if correlation != nil { correlation!.metadata.append((key, value)) }
             case "Correlation":
                 correlation = (tag.attributes, tag.line, [], [])
@@ -347,6 +356,10 @@ package struct ExportImportReader {
             try sink.batch(batch)
             batch = Batch()
             batch.rows.reserveCapacity(batchSize)
+        }
+
+        mutating func noteTimeZone(_ identifier: String, start: Double) {
+            if start >= summary.timeZone?.start ?? -.infinity { summary.timeZone = (identifier, start) }
         }
 
         mutating func report(line: Int, element: String, reason: String) {

@@ -553,7 +553,7 @@ package final class HealthDatabase: Sendable {
             }
             for index in sampleIndexes { try db.create(index: index.name, on: "sample", columns: index.columns, condition: index.condition) }
         }
-        migrator.registerMigration("v17: export identities with creation dates, kept elements by meaning") { db in
+        migrator.registerMigration("v17: export identities with creation dates, kept elements by meaning, the person's time zone") { db in
             // Facts about the store as a whole.
             try db.create(table: "storeFlag") { t in
                 t.primaryKey("name", .text)
@@ -583,6 +583,11 @@ package final class HealthDatabase: Sendable {
             }
             try db.drop(table: "exportElement")
             try db.rename(table: "newExportElement", to: "exportElement")
+            // The person's time zone (PersonTimeZoneStore): statistics' days begin at their midnight, not the machine's.
+            try db.alter(table: "person") { t in
+                t.add(column: "timeZone", .text)
+                t.add(column: "timeZoneByPerson", .boolean).notNull().defaults(to: false)
+            }
         }
         return migrator
     }()

@@ -321,6 +321,17 @@ package struct SampleStore: Sendable {
         }
     }
 
+    /// How many samples `samples(ofType:matching:visibleTo:)` would give without a limit, counted in SQL.
+    package func sampleCount(ofType type: HKSampleType, matching filter: SampleFilter? = nil, visibleTo app: String) throws -> Int {
+        let condition = try SampleFilter.condition(filter, type: type.identifier)
+        return try read { db in
+            let visibility = try SampleStore.readVisibility(app: app, type: type.identifier, in: db)
+            return try Int.fetchOne(db, SQLRequest<Int>(literal: """
+                SELECT count(*) FROM sample WHERE typeCode = \(SampleTypeCode.code(type.identifier)) AND \(visibility.condition()) AND \(condition)
+                """)) ?? 0
+        }
+    }
+
     package func readVisibility(app: String, type: String) throws -> ReadVisibility {
         try read { db in try SampleStore.readVisibility(app: app, type: type, in: db) }
     }

@@ -28,6 +28,9 @@ public struct ExportImport: Sendable {
     /// … and how many of each reason.
     public var problemCounts: [String: Int] = [:]
     public var bytes = 0
+    /// The time zone the export's latest samples were recorded in (`HKTimeZone`), learned as the person's unless they
+    /// chose one.
+    public var timeZone: TimeZone?
 
     public var addedTotal: Int { added.values.reduce(0, +) }
 
@@ -90,6 +93,11 @@ extension HealthPerson {
         for (type, latest) in summary.units {
             guard let type = HKObjectType.type(forIdentifier: type) as? HKQuantityType, let unit = try? HKUnit.parse(latest.unit) else { continue }
             try units.set(unit, for: type, byPerson: false)
+        }
+        // Days are counted where the person lives: the time zone of their latest sample that says, unless they chose one.
+        if let zone = summary.timeZone.flatMap({ TimeZone(identifier: $0.identifier) }) {
+            try PersonTimeZoneStore(database: database).set(zone, byPerson: false)
+            result.timeZone = zone
         }
         result.kept = summary.kept
         result.keptFiles = try keepSidecarFiles(of: location)
