@@ -1,58 +1,70 @@
 #!/usr/bin/env python3
-"""Imports one large export.xml with OpenHealthKit's `health import` and with the peer `healthkit-to-sqlite` (PyPI),
-side by side in one run, alternating, each into a fresh store, each as a child process measured the same way (wall
-time, peak resident memory from wait4). Prints a Markdown table for BENCHMARKS.md.
+"""Imports export.zip files — what the iPhone hands people — with OpenHealthKit's `health import` and with the peer
+`healthkit-to-sqlite` (PyPI), side by side in one run: alternating, each into a fresh store, each as a child process
+measured the same way (wall clock; CPU time, user + system, and peak resident memory from wait4). Then the fixed cost
+of a small import: a one-record export.zip, which is opening and creating the store, reading and the closing summary.
+Prints Markdown tables for BENCHMARKS.md.
 
-Usage: compare_export_import.py HEALTH_BINARY EXPORT.xml [RUNS]
+Usage: compare_export_import.py HEALTH_BINARY PEER_BINARY TINY.zip EXPORT.zip[:RUNS] ...
   HEALTH_BINARY  the release build of `health` (swift build -c release --product health; .build/release/health)
-  EXPORT.xml     e.g. made by scale_export.py from a real fixture
+  PEER_BINARY    healthkit-to-sqlite (pip install healthkit-to-sqlite, in a venv)
+  TINY.zip       Tests/Fixtures/made/export.zip (one record)
+  EXPORT.zip     made by make_export_zip.py; :RUNS runs each (default 3)
 """
 import os
-import re
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 
 
 def run(command):
-    """Runs `command`; returns (seconds, peak RSS in MB)."""
+    """Runs `command`; returns (wall seconds, CPU seconds, peak RSS in MB)."""
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - started
+    wall = time.perf_counter() - started
     if status != 0:
-        sys.exit(f"{command[0]} failed: {process.stderr.read().decode()}")
-    return seconds, usage.ru_maxrss / 1024
+        sys.exit(f"{' '.join(command)} failed: {process.stderr.read().decode()}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def xml_size(path):
+    with zipfile.ZipFile(path) as archive:
+        return next(i.file_size for i in archive.infolist() if i.filename.endswith("/export.xml"))
+
+
+def measure(health, peer, path, runs):
+    results = {"ours": [], "peer": []}
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_SCRATCH")) as scratch:
+            results["ours"].append(run([health, "import", path, "--store", os.path.join(scratch, "store")]))
+            results["peer"].append(run([peer, path, os.path.join(scratch, "peer.db"), "--silent"]))
+    return {name: (statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows), max(r[2] for r in rows))
+            for name, rows in results.items()}
 
 
 def main():
-    health, export = sys.argv[1], sys.argv[2]
-    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
-    size = os.path.getsize(export)
-    with open(export, encoding="utf-8") as file:
-        records = sum(len(re.findall(r"<Record ", line)) for line in file)
-    peer = shutil.which("healthkit-to-sqlite")
-    if not peer:
-        sys.exit("healthkit-to-sqlite is not installed (pip install healthkit-to-sqlite)")
-    results = {"OpenHealthKit `health import`": [], "healthkit-to-sqlite (peer)": []}
-    for _ in range(runs):
-        with tempfile.TemporaryDirectory() as scratch:
-            results["OpenHealthKit `health import`"].append(run([health, "import", export, "--store", os.path.join(scratch, "store")]))
-            results["healthkit-to-sqlite (peer)"].append(run([peer, export, os.path.join(scratch, "peer.db"), "--xml", "--silent"]))
-    print(f"{size / 1e6:.1f} MB, {records:,} records, {runs} runs each, alternating; median wall time, worst peak RSS\n")
-    print("| Importer | Wall time | MB/s | Records/s | Peak RSS |")
-    print("|---|---|---|---|---|")
-    medians = {}
-    for name, samples in results.items():
-        seconds = statistics.median(s for s, _ in samples)
-        medians[name] = seconds
-        peak = max(m for _, m in samples)
-        print(f"| {name} | {seconds:.2f} s | {size / 1e6 / seconds:.1f} | {records / seconds:,.0f} | {peak:.0f} MB |")
-    ours, theirs = medians["OpenHealthKit `health import`"], medians["healthkit-to-sqlite (peer)"]
-    print(f"\nOpenHealthKit is {theirs / ours:.1f}x the peer's speed.")
+    health, peer, tiny = sys.argv[1:4]
+    exports = [(a.rsplit(":", 1)[0], int(a.rsplit(":", 1)[1])) if ":" in a else (a, 3) for a in sys.argv[4:]]
+    print("| export.xml in the zip | importer | runs | wall clock (median) | CPU (median) | MB/s of export.xml | peak RSS (worst) | vs peer |")
+    print("|---|---|---|---|---|---|---|---|")
+    for path, runs in exports:
+        size = xml_size(path)
+        figures = measure(health, peer, path, runs)
+        (ours_wall, ours_cpu, ours_rss), (peer_wall, peer_cpu, peer_rss) = figures["ours"], figures["peer"]
+        label = f"{size / 1e6:,.0f} MB ({os.path.getsize(path) / 1e6:,.1f} MB zip)"
+        print(f"| {label} | OpenHealthKit `health import` | {runs} | **{ours_wall:.2f} s** | {ours_cpu:.2f} s | **{size / 1e6 / ours_wall:.0f}** "
+              f"| {ours_rss:.0f} MB | **{peer_wall / ours_wall:.1f}×** |")
+        print(f"| {label} | healthkit-to-sqlite | {runs} | {peer_wall:.2f} s | {peer_cpu:.2f} s | {size / 1e6 / peer_wall:.1f} | {peer_rss:.0f} MB | 1× |")
+        sys.stdout.flush()
+    tiny_runs = 10
+    figures = measure(health, peer, tiny, tiny_runs)
+    print(f"\nFixed cost, a one-record export.zip ({tiny_runs} runs, median): OpenHealthKit {figures['ours'][0] * 1000:.0f} ms wall, "
+          f"{figures['ours'][1] * 1000:.0f} ms CPU, {figures['ours'][2]:.0f} MB; healthkit-to-sqlite {figures['peer'][0] * 1000:.0f} ms wall, "
+          f"{figures['peer'][1] * 1000:.0f} ms CPU, {figures['peer'][2]:.0f} MB.")
 
 
 if __name__ == "__main__":

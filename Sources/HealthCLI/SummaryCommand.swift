@@ -16,10 +16,8 @@ struct SummaryCommand: ParsableCommand {
 
     /// Prints what `person`'s store holds, a line per type.
     static func show(_ person: HealthPerson) throws {
-        let lines = try reporting { try person.summary() }
-        let records = try reporting { try person.clinicalRecords() }
-        let summaries = try reporting { try person.activitySummaries() }
-        guard !lines.isEmpty || !records.isEmpty || !summaries.isEmpty else { return print("The store is empty.") }
+        let (lines, summaries, records) = try reporting { try person.contents() }
+        guard !lines.isEmpty || records > 0 || summaries > 0 else { return print("The store is empty.") }
         let day = Date.ISO8601FormatStyle(timeZone: try reporting { try person.timeZone() }).year().month().day()
         for line in lines {
             let name = line.type is HKWorkoutType ? "Workouts" : TerminalPresenter.displayName(line.type.identifier)
@@ -27,7 +25,7 @@ struct SummaryCommand: ParsableCommand {
             print("\(String(line.count).padding(toLength: 9, withPad: " ", startingAt: 0)) \(name.padding(toLength: 34, withPad: " ", startingAt: 0)) "
                   + "\(line.first.formatted(day)) – \(line.last.formatted(day))  \(sources)")
         }
-        if !summaries.isEmpty { print("\(String(summaries.count).padding(toLength: 9, withPad: " ", startingAt: 0)) activity summaries (daily rings)") }
-        if !records.isEmpty { print("\(String(records.count).padding(toLength: 9, withPad: " ", startingAt: 0)) health records") }
+        if summaries > 0 { print("\(String(summaries).padding(toLength: 9, withPad: " ", startingAt: 0)) activity summaries (daily rings)") }
+        if records > 0 { print("\(String(records).padding(toLength: 9, withPad: " ", startingAt: 0)) health records") }
     }
 }

@@ -80,7 +80,7 @@ package struct ExportImportReader {
     /// Whether to give each object also the UUID imports gave it before identities held the creation date.
     let legacyIdentities: Bool
 
-    package init(batchSize: Int = 20_000, legacyIdentities: Bool = false) {
+    package init(batchSize: Int = 10_000, legacyIdentities: Bool = false) {
         self.batchSize = batchSize
         self.legacyIdentities = legacyIdentities
     }
@@ -152,6 +152,7 @@ package struct ExportImportReader {
         } problem: { line, message in
             state.report(line: line, element: "XML", reason: message)
         } progress: { bytes in
+            state.bytesRead = bytes
             sink.progress(bytes, state.samplesRead)
         }
         try state.finish()
@@ -174,6 +175,10 @@ package struct ExportImportReader {
         /// An element being kept as written, with its children: where it goes, its XML so far, and how deep it is open.
         var capture: (name: String, intoRecord: Bool, xml: String, depth: Int)?
         var samplesRead = 0
+        /// Bytes of export.xml read so far, and when the last batch was handed over: a batch is also full after
+        /// `batchBytes` of XML, so that a run of large objects (workouts with hundreds of events) stays small in memory.
+        var bytesRead = 0, bytesAtLastBatch = 0
+        static let batchBytes = 4 << 20
         var run = (type: "", count: 0)
         var batch = Batch()
         /// The `creationDate` of the open Correlation's member Records (seconds since 2001), until the Correlation is added.
@@ -352,7 +357,11 @@ package struct ExportImportReader {
         }
 
         mutating func flushIfFull() throws {
-            guard batch.count >= batchSize else { return }
+            // Small batches first, so the writer starts soon (a small export is read in a fraction of a second), then
+            // up to `batchSize`, so that each transaction's fixed costs are shared by many rows.
+            let size = min(batchSize, max(2_000, samplesRead / 4))
+            guard batch.count >= size || (bytesRead - bytesAtLastBatch >= Self.batchBytes && !batch.objects.isEmpty) else { return }
+            bytesAtLastBatch = bytesRead
             try sink.batch(batch)
             batch = Batch()
             batch.rows.reserveCapacity(batchSize)

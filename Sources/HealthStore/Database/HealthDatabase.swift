@@ -8,8 +8,10 @@ package final class HealthDatabase: Sendable {
     package let writer: DatabasePool
     package let directory: URL
 
-    /// Opens (creating if needed) the store in `directory`.
-    package init(directory: URL) throws {
+    /// Opens (creating if needed) the store in `directory`. A new store is created from the current schema in one
+    /// transaction (`currentSchema`, what the migrations build, checked by a test); an existing one is migrated.
+    /// `migratingStepByStep` builds a new one migration by migration instead (for that test).
+    package init(directory: URL, migratingStepByStep: Bool = false) throws {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             var configuration = Configuration()
@@ -17,6 +19,7 @@ package final class HealthDatabase: Sendable {
             configuration.busyMode = .timeout(10)
             writer = try DatabasePool(path: directory.appendingPathComponent("health.sqlite").path, configuration: configuration)
             self.directory = directory
+            if !migratingStepByStep { try createIfEmpty() }
             try HealthDatabase.migrator.migrate(writer)
             try restoreSampleIndexes()
             if try writer.read({ try Int.fetchOne($0, sql: "SELECT count(*) FROM sampleType") ?? 0 }) < SampleTypeCode.catalogTypes.count {
@@ -45,6 +48,22 @@ package final class HealthDatabase: Sendable {
     static func registerSampleTypes(in db: Database) throws {
         let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO sampleType (code, identifier) VALUES (?, ?)")
         for type in SampleTypeCode.catalogTypes { try insert.execute(arguments: [type.code, type.identifier]) }
+    }
+
+    /// Creates the schema of an empty database in one transaction, with the migrations that built it marked as run.
+    private func createIfEmpty() throws {
+        try writer.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                // Another process may have created it meanwhile: checked inside the write lock.
+                guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0 else { return .commit }
+                for statement in Self.currentSchema { try db.execute(sql: statement) }
+                try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                for identifier in Self.migrator.migrations {
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [identifier])
+                }
+                return .commit
+            }
+        }
     }
 
     /// Creates the `sample` indexes that are missing.

@@ -18,36 +18,44 @@ package struct StoreSummary: Sendable {
     /// Every source with samples: name, bundle identifier and how many samples, most first.
     package let sources: [(name: String, bundleIdentifier: String, count: Int)]
 
+    /// Daily activity summaries and health records stored.
+    package let activitySummaries: Int
+    package let clinicalRecords: Int
+
     package init(database: HealthDatabase) throws {
-        sources = try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT source.name, source.bundleIdentifier, COUNT(*) AS count FROM sample JOIN source ON source.id = sample.sourceId
-                GROUP BY source.id ORDER BY count DESC, source.name
-                """).map { ($0["name"], $0["bundleIdentifier"], $0["count"]) }
-        }
-        types = try database.read { db in
+        (types, sources, activitySummaries, clinicalRecords) = try database.read { db in
             // Each part reads one index only (covering): counts and first starts from (typeCode, startDate), the last
-            // end per type by one seek in (typeCode, endDate), counts per type and source from (sourceId, typeCode).
+            // end per type by one seek in (typeCode, endDate), counts per type and source from (sourceId, typeCode) —
+            // which also give each source's total.
             let rows = try Row.fetchAll(db, sql: """
                 SELECT typeCode, COUNT(*) AS count, MIN(startDate) AS first,
                        (SELECT MAX(endDate) FROM sample AS later WHERE later.typeCode = sample.typeCode) AS last
                 FROM sample GROUP BY typeCode
                 """)
             let sourceRows = try Row.fetchAll(db, sql: """
-                SELECT sample.typeCode, source.name, COUNT(*) AS count FROM sample JOIN source ON source.id = sample.sourceId
+                SELECT sample.typeCode, sample.sourceId, source.name, source.bundleIdentifier, COUNT(*) AS count
+                FROM sample JOIN source ON source.id = sample.sourceId
                 GROUP BY sample.sourceId, sample.typeCode
                 """)
-            var sources: [Int64: [(name: String, count: Int)]] = [:]
-            for row in sourceRows { sources[row["typeCode"], default: []].append((row["name"], row["count"])) }
-            return try rows.map { row in
+            var byType: [Int64: [(name: String, count: Int)]] = [:]
+            var bySource: [Int64: (name: String, bundleIdentifier: String, count: Int)] = [:]
+            for row in sourceRows {
+                let count: Int = row["count"]
+                byType[row["typeCode"], default: []].append((row["name"], count))
+                bySource[row["sourceId"], default: (row["name"], row["bundleIdentifier"], 0)].count += count
+            }
+            let types = try rows.map { row in
                 let code: Int64 = row["typeCode"]
                 guard let type = SampleTypeCode.identifier(code) else {
                     throw HKError(.errorDatabaseInaccessible, "the store holds samples of a type it does not know (code \(code))")
                 }
-                let names = (sources[code] ?? []).sorted { ($0.count, $1.name) > ($1.count, $0.name) }.map(\.name)
+                let names = (byType[code] ?? []).sorted { ($0.count, $1.name) > ($1.count, $0.name) }.map(\.name)
                 return TypeSummary(type: type, count: row["count"], first: Date(timeIntervalSinceReferenceDate: row["first"]),
                                    last: Date(timeIntervalSinceReferenceDate: row["last"]), sources: names)
             }.sorted { $0.type < $1.type }
+            let sources = bySource.values.sorted { ($0.count, $1.name) > ($1.count, $0.name) }
+            return (types, sources, try Int.fetchOne(db, sql: "SELECT count(*) FROM activitySummary") ?? 0,
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM clinicalRecord") ?? 0)
         }
     }
 }

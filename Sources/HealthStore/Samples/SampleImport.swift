@@ -204,6 +204,7 @@ extension SampleStore {
         let connection = db.sqliteConnection
         let insert = try RawStatement(connection, Self.insertSQL(rows: 1))
         let insertMany = try RawStatement(connection, Self.insertSQL(rows: Self.rowsPerInsert))
+        let insertMixed = try RawStatement(connection, Self.insertMixedSQL(rows: Self.rowsPerInsert))
         let insertMetadata = try RawStatement(connection, "INSERT INTO metadata (sampleId, key, kind, text, number, integer) VALUES (?, ?, ?, ?, ?, ?)")
         // Of the UUIDs of a statement whose rows were not all stored, those stored before this import began (or as a
         // correlation's member, the same record): each is already stored, once; the other rows left out are copies the
@@ -232,13 +233,52 @@ extension SampleStore {
                 run = (type, added)
             }
         }
+        // Metadata rows, written 16 to a statement as they gather.
+        let insertManyMetadata = try RawStatement(connection, """
+            INSERT INTO metadata (sampleId, key, kind, text, number, integer)
+            VALUES \((0..<Self.rowsPerInsert).map { _ in "(?, ?, ?, ?, ?, ?)" }.joined(separator: ", "))
+            """)
+        var metadata: [(sampleId: Int64, key: String, value: HKMetadataValue)] = []
+        metadata.reserveCapacity(Self.rowsPerInsert)
+        func flushMetadata(all: Bool) throws {
+            while metadata.count >= Self.rowsPerInsert {
+                for (slot, entry) in metadata.prefix(Self.rowsPerInsert).enumerated() {
+                    try bindMetadata(entry, to: insertManyMetadata, from: Int32(6 * slot + 1))
+                }
+                try insertManyMetadata.run()
+                metadata.removeFirst(Self.rowsPerInsert)
+            }
+            guard all else { return }
+            for entry in metadata {
+                try bindMetadata(entry, to: insertMetadata, from: 1)
+                try insertMetadata.run()
+            }
+            metadata.removeAll(keepingCapacity: true)
+        }
+        func bindMetadata(_ entry: (sampleId: Int64, key: String, value: HKMetadataValue), to statement: RawStatement, from first: Int32) throws {
+            let (kind, text, number, integer) = MetadataRecord.Kind.encode(entry.value)
+            statement.bind(first, entry.sampleId)
+            statement.bind(first + 1, entry.key)
+            statement.bind(first + 2, Int64(kind.rawValue))
+            statement.bind(first + 3, text)
+            statement.bind(first + 4, number)
+            statement.bind(first + 5, integer)
+        }
+        /// Stores what a newly inserted row holds beyond its columns.
+        func store(_ details: ImportedSample.Details, of sampleId: Int64) throws {
+            if let extra = details.extra {
+                try db.execute(sql: "INSERT INTO sampleExtra (sampleId, xml) VALUES (?, ?)", arguments: [sampleId, extra])
+            }
+            for (key, value) in details.metadata ?? [:] { metadata.append((sampleId, key, value)) }
+            try flushMetadata(all: false)
+        }
+        let inserted = try db.cachedStatement(sql: "SELECT id FROM sample WHERE uuid = ? AND id > ?")
         try rows.withUnsafeBufferPointer { rows in
             var index = 0
             while index < rows.count {
-                // A full group of rows of one shape without details: one statement for all of them.
+                // A full group of rows of one shape: one statement for all of them.
                 let shape = rows[index].shape
-                if index + Self.rowsPerInsert <= rows.count,
-                   rows[index..<index + Self.rowsPerInsert].allSatisfy({ $0.shape === shape && $0.details == nil }) {
+                if index + Self.rowsPerInsert <= rows.count, rows[index..<index + Self.rowsPerInsert].allSatisfy({ $0.shape === shape }) {
                     try bind(shape, to: insertMany, bound: &bound.many, session: session, in: db)
                     for slot in 0..<Self.rowsPerInsert {
                         let parameters = Self.rowParameters(slot)
@@ -250,10 +290,62 @@ extension SampleStore {
                         insertMany.bind(parameters.uuid + 4, row.originalValue)
                         insertMany.bind(parameters.savedAt, row.created ?? savedAt)
                     }
+                    let lastBefore = sqlite3_last_insert_rowid(connection)
                     try insertMany.run()
                     let added = Int(sqlite3_changes(connection))
-                    try countLeftOut(Self.rowsPerInsert - added, of: rows[index..<index + Self.rowsPerInsert].lazy.map(\.uuid))
+                    let group = rows[index..<index + Self.rowsPerInsert]
+                    try countLeftOut(Self.rowsPerInsert - added, of: group.lazy.map(\.uuid))
                     if added > 0 { count(shape.type, added) }
+                    // The rows of one INSERT get consecutive ids, in order; when some were already stored, the new ones
+                    // are looked up.
+                    let last = sqlite3_last_insert_rowid(connection)
+                    for (slot, row) in group.enumerated() {
+                        guard let details = row.details else { continue }
+                        if added == Self.rowsPerInsert {
+                            try store(details, of: last - Int64(Self.rowsPerInsert - 1 - slot))
+                        } else if added > 0, let id = try Int64.fetchOne(inserted, arguments: [row.uuid.uuidString, lastBefore]) {
+                            try store(details, of: id)
+                        }
+                    }
+                    index += Self.rowsPerInsert
+                    continue
+                }
+                // Sixteen rows of several shapes (another source or version every few rows): one statement still, each
+                // row with its own shape columns.
+                if index + Self.rowsPerInsert <= rows.count {
+                    let lastBefore = sqlite3_last_insert_rowid(connection)
+                    for slot in 0..<Self.rowsPerInsert {
+                        let row = rows[index + slot], first = Int32(Self.mixedParameters * slot + 1)
+                        let source = try sourceRow(row.shape.revision, session: session, in: db)
+                        insertMixed.bind(first, uuid: row.uuid)
+                        insertMixed.bind(first + 1, row.shape.typeCode)
+                        insertMixed.bind(first + 2, Int64(row.shape.isQuantity ? SampleKind.quantity.rawValue : SampleKind.category.rawValue))
+                        insertMixed.bind(first + 3, row.start)
+                        insertMixed.bind(first + 4, row.end)
+                        insertMixed.bind(first + 5, row.value)
+                        insertMixed.bind(first + 6, row.originalValue)
+                        insertMixed.bind(first + 7, row.shape.unit)
+                        insertMixed.bind(first + 8, source.id)
+                        insertMixed.bind(first + 9, row.shape.revision.version)
+                        insertMixed.bind(first + 10, row.shape.revision.productType)
+                        insertMixed.bind(first + 11, source.osVersion)
+                        insertMixed.bind(first + 12, try row.shape.device.map { try deviceRow($0, session: session, in: db) })
+                        insertMixed.bind(first + 13, row.created ?? savedAt)
+                    }
+                    try insertMixed.run()
+                    let added = Int(sqlite3_changes(connection))
+                    let group = rows[index..<index + Self.rowsPerInsert]
+                    try countLeftOut(Self.rowsPerInsert - added, of: group.lazy.map(\.uuid))
+                    let last = sqlite3_last_insert_rowid(connection)
+                    for (slot, row) in group.enumerated() {
+                        if added == Self.rowsPerInsert {
+                            count(row.shape.type, 1)
+                            if let details = row.details { try store(details, of: last - Int64(Self.rowsPerInsert - 1 - slot)) }
+                        } else if added > 0, let id = try Int64.fetchOne(inserted, arguments: [row.uuid.uuidString, lastBefore]) {
+                            count(row.shape.type, 1)
+                            if let details = row.details { try store(details, of: id) }
+                        }
+                    }
                     index += Self.rowsPerInsert
                     continue
                 }
@@ -271,23 +363,10 @@ extension SampleStore {
                     continue
                 }
                 count(shape.type, 1)
-                guard let details = rows[index].details else { continue }
-                let sampleId = sqlite3_last_insert_rowid(connection)
-                if let extra = details.extra {
-                    try db.execute(sql: "INSERT INTO sampleExtra (sampleId, xml) VALUES (?, ?)", arguments: [sampleId, extra])
-                }
-                for (key, value) in details.metadata ?? [:] {
-                    let (kind, text, number, integer) = MetadataRecord.Kind.encode(value)
-                    insertMetadata.bind(1, sampleId)
-                    insertMetadata.bind(2, key)
-                    insertMetadata.bind(3, Int64(kind.rawValue))
-                    insertMetadata.bind(4, text)
-                    insertMetadata.bind(5, number)
-                    insertMetadata.bind(6, integer)
-                    try insertMetadata.run()
-                }
+                if let details = rows[index].details { try store(details, of: sqlite3_last_insert_rowid(connection)) }
             }
         }
+        try flushMetadata(all: true)
         if run.count > 0 { counts.added[run.type, default: 0] += run.count }
         return counts
     }
@@ -302,6 +381,23 @@ extension SampleStore {
         let values = (0..<rows).map { slot in
             let p = rowParameters(slot)
             return "(?\(p.uuid), ?7, ?8, ?\(p.uuid + 1), ?\(p.uuid + 2), ?\(p.uuid + 3), ?\(p.uuid + 4), ?9, 1, ?10, ?11, ?12, ?13, ?14, NULL, ?\(p.savedAt))"
+        }
+        return """
+            INSERT OR IGNORE INTO sample (uuid, typeCode, kind, startDate, endDate, value, originalValue, unit, count, sourceId, sourceVersion,
+                                          productType, osVersion, deviceId, correlationId, savedAt)
+            VALUES \(values.joined(separator: ", "))
+            """
+    }
+
+    /// Parameters per row of `insertMixedSQL`.
+    static let mixedParameters = 14
+
+    /// The import INSERT for `rows` rows of any shapes: each row has all its columns as parameters (UUID, type code, kind,
+    /// start, end, value, original value, unit, source, version, product type, OS version, device, save time).
+    static func insertMixedSQL(rows: Int) -> String {
+        let values = (0..<rows).map { slot in
+            let p = (1...mixedParameters).map { "?\(mixedParameters * slot + $0)" }
+            return "(\(p[0...7].joined(separator: ", ")), 1, \(p[8...12].joined(separator: ", ")), NULL, \(p[13]))"
         }
         return """
             INSERT OR IGNORE INTO sample (uuid, typeCode, kind, startDate, endDate, value, originalValue, unit, count, sourceId, sourceVersion,

@@ -6,18 +6,26 @@ import HealthModel
 /// duration (`workout`), activities, events, statistics, and the metadata of events and activities.
 enum WorkoutStorage {
     static func insert(_ workout: HKWorkout, sampleId: Int64, in db: Database) throws {
-        try db.execute(sql: "INSERT INTO workout (sampleId, activityType, duration) VALUES (?, ?, ?)",
-                       arguments: [sampleId, workout.workoutActivityType.rawValue, workout.duration])
+        // Cached statements: an export's workouts bring hundreds of events, statistics and metadata entries each.
+        try db.cachedStatement(sql: "INSERT INTO workout (sampleId, activityType, duration) VALUES (?, ?, ?)")
+            .execute(arguments: [sampleId, workout.workoutActivityType.rawValue, workout.duration])
         try insertEvents(workout.workoutEvents ?? [], workoutId: sampleId, activityId: nil, in: db)
         try insertStatistics(workout.allStatistics, workoutId: sampleId, activityId: nil, in: db)
         for (position, activity) in workout.workoutActivities.enumerated() {
             let configuration = activity.workoutConfiguration
-            try db.execute(sql: """
+            // An activity belongs to one workout. An export can hold two workouts whose activities carry one UUID (an
+            // app's copies of a workout): the later one's activity gets a UUID of its own, derived from both.
+            var uuid = activity.uuid
+            if try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM workoutActivity WHERE uuid = ?)"),
+                                 arguments: [uuid.uuidString]) == true {
+                uuid = derivedUUID(activity.uuid, workout.uuid)
+            }
+            try db.cachedStatement(sql: """
                 INSERT INTO workoutActivity (uuid, workoutId, position, activityType, locationType, swimmingLocationType,
                                              lapLength, lapLengthUnit, startDate, endDate)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [
-                    activity.uuid.uuidString, sampleId, position, configuration.activityType.rawValue,
+                """).execute(arguments: [
+                    uuid.uuidString, sampleId, position, configuration.activityType.rawValue,
                     configuration.locationType.rawValue, configuration.swimmingLocationType.rawValue,
                     configuration.lapLength?.doubleValue, configuration.lapLength?.unit.unitString,
                     activity.startDate.timeIntervalSinceReferenceDate, activity.endDate?.timeIntervalSinceReferenceDate,
@@ -29,11 +37,25 @@ enum WorkoutStorage {
         }
     }
 
+    /// A UUID (version 8) made from two: the same two always give the same one.
+    static func derivedUUID(_ a: UUID, _ b: UUID) -> UUID {
+        var bytes = a.uuid
+        withUnsafeMutableBytes(of: &bytes) { out in
+            withUnsafeBytes(of: b.uuid) { other in
+                for index in 0..<16 { out[index] ^= other[(index + 5) % 16] &+ 0x5B }
+            }
+            out[6] = (out[6] & 0x0F) | 0x80
+            out[8] = (out[8] & 0x3F) | 0x80
+        }
+        return UUID(uuid: bytes)
+    }
+
     private static func insertEvents(_ events: [HKWorkoutEvent], workoutId: Int64, activityId: Int64?, in db: Database) throws {
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO workoutEvent (workoutId, activityId, position, type, startDate, endDate) VALUES (?, ?, ?, ?, ?, ?)
+            """)
         for (position, event) in events.enumerated() {
-            try db.execute(sql: """
-                INSERT INTO workoutEvent (workoutId, activityId, position, type, startDate, endDate) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [workoutId, activityId, position, event.type.rawValue,
+            try insert.execute(arguments: [workoutId, activityId, position, event.type.rawValue,
                                  event.dateInterval.start.timeIntervalSinceReferenceDate,
                                  event.dateInterval.end.timeIntervalSinceReferenceDate])
             try insertMetadata(event.metadataValues, owner: "eventId", ownerId: db.lastInsertedRowID, in: db)
@@ -49,12 +71,12 @@ enum WorkoutStorage {
             // One unit per row: the first quantity's; the others are converted to it.
             guard let unit = quantities.compactMap({ $0?.unit }).first ?? values.duration.map({ _ in HKUnit.second() }) else { continue }
             let numbers = try quantities.map { try $0.map { try $0.value(in: unit) } }
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO workoutStatistic (workoutId, activityId, quantityType, unit, sum, minimum, maximum, average,
                                               mostRecent, mostRecentStart, mostRecentEnd, duration,
                                               sumBase, minimumBase, maximumBase, averageBase)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [
+                """).execute(arguments: [
                     workoutId, activityId, type.identifier, unit.unitString, numbers[0], numbers[1], numbers[2], numbers[3],
                     numbers[4], values.mostRecentDateInterval?.start.timeIntervalSinceReferenceDate,
                     values.mostRecentDateInterval?.end.timeIntervalSinceReferenceDate,
@@ -68,8 +90,8 @@ enum WorkoutStorage {
     private static func insertMetadata(_ metadata: [String: HKMetadataValue]?, owner: String, ownerId: Int64, in db: Database) throws {
         for (key, value) in metadata ?? [:] {
             let (kind, text, number, integer) = MetadataRecord.Kind.encode(value)
-            try db.execute(sql: "INSERT INTO workoutPartMetadata (\(owner), key, kind, text, number, integer) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [ownerId, key, kind.rawValue, text, number, integer])
+            try db.cachedStatement(sql: "INSERT INTO workoutPartMetadata (\(owner), key, kind, text, number, integer) VALUES (?, ?, ?, ?, ?, ?)")
+                .execute(arguments: [ownerId, key, kind.rawValue, text, number, integer])
         }
     }
 

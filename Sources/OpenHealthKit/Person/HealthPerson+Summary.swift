@@ -14,10 +14,18 @@ public struct StoredTypeSummary: Sendable {
 extension HealthPerson {
     /// What the store holds, per sample type: how many samples, their first start and last end, and their sources.
     public func summary() throws -> [StoredTypeSummary] {
-        try StoreSummary(database: database).types.compactMap { line in
+        try contents().types
+    }
+
+    /// What the store holds, in one read: per sample type (as `summary()`), and how many daily activity summaries and
+    /// health records.
+    public func contents() throws -> (types: [StoredTypeSummary], activitySummaries: Int, healthRecords: Int) {
+        let summary = try StoreSummary(database: database)
+        let types = summary.types.compactMap { line -> StoredTypeSummary? in
             guard let type = HKObjectType.type(forIdentifier: line.type) as? HKSampleType else { return nil }
             return StoredTypeSummary(type: type, count: line.count, first: line.first, last: line.last, sources: line.sources)
         }
+        return (types, summary.activitySummaries, summary.clinicalRecords)
     }
 }
 
