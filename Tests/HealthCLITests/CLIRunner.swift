@@ -41,3 +41,26 @@ func runHealth(_ arguments: [String], input: String = "", in directory: URL? = n
     return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                   stderr: String(decoding: stderr, as: UTF8.self))
 }
+
+/// Runs a shell `command` with standard output on a real pseudo-terminal (util-linux `script`), or on a pipe, and
+/// returns what it printed; `environment` adds to this process's.
+func runShell(_ command: String, onTerminal: Bool, environment extra: [String: String] = [:]) throws -> String {
+    let process = Process()
+    if onTerminal {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+    } else {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+    }
+    var environment = ProcessInfo.processInfo.environment
+    environment.merge(extra) { $1 }
+    process.environment = environment
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+}

@@ -54,20 +54,8 @@ struct DataOutputTests {
     func aTableOnATerminalShowsAScreenfulAndSaysHowManyThereAre() throws {
         let audio = Fixtures.file("apple-health-export/opendroid_hk/audio_exposure.xml")
         _ = try health("import", audio.path)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "\(healthExecutable.path) query environmentalAudioExposure --store \(folder.appendingPathComponent("openhealthkit").path)",
-                             "/dev/null"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["PAGER"] = "cat"
-        environment["TZ"] = "UTC"
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try runShell("\(healthExecutable.path) query environmentalAudioExposure --store \(folder.appendingPathComponent("openhealthkit").path)",
+                                onTerminal: true, environment: ["PAGER": "cat", "TZ": "UTC"])
         let lines = text.split(whereSeparator: \.isNewline)
         #expect(lines.count == 101, "\(lines.suffix(2))")
         #expect(lines.last?.hasPrefix("showing 100 of 4,951 — `--limit 0` for all") == true, "\(lines.last ?? "")")

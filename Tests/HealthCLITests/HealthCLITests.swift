@@ -60,25 +60,7 @@ struct HealthCLITests {
 @Suite("health CLI: paging")
 struct PagingTests {
     private func types(onTerminal: Bool) throws -> String {
-        let process = Process()
-        let command = "\(healthExecutable.path) types --kind characteristic"
-        if onTerminal {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-qec", command, "/dev/null"]
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", command]
-        }
-        var environment = ProcessInfo.processInfo.environment
-        environment["PAGER"] = "sed s/^/paged:/"
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try runShell("\(healthExecutable.path) types --kind characteristic", onTerminal: onTerminal, environment: ["PAGER": "sed s/^/paged:/"])
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))

@@ -3,6 +3,7 @@ import GRDB
 import Synchronization
 import Testing
 @testable import HealthExport
+import HealthStore
 @testable import OpenHealthKit
 
 private func freshPerson() throws -> (HealthPerson, URL) {

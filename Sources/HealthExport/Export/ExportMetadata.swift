@@ -1,5 +1,6 @@
 import Foundation
 import HealthModel
+import HealthStore
 
 /// The `MetadataEntry` values of an export, typed: HealthKit keys by the kind their table gives (a quantity
 /// `"6575 cm"`, a number, a Boolean `0`/`1`, a date), other keys (third-party ones hold spaces) as text.

@@ -39,20 +39,7 @@ package struct ExportElement: Sendable, Hashable {
 
     /// Seconds since 1970 of an export date, either form.
     static func instant(of text: String) -> Int64? {
-        let digits = text.compactMap { $0.wholeNumberValue }
-        guard digits.count == 18, let sign = text.last(where: { $0 == "+" || $0 == "-" }) else { return nil }
-        func number(_ range: Range<Int>) -> Int64 { digits[range].reduce(0) { $0 * 10 + Int64($1) } }
-        let (year, month, day) = (number(0..<4), number(4..<6), number(6..<8))
-        let seconds = number(8..<10) * 3600 + number(10..<12) * 60 + number(12..<14)
-        let offset = (number(14..<16) * 3600 + number(16..<18) * 60) * (sign == "-" ? -1 : 1)
-        // Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return days * 86_400 + seconds - offset
+        ExportDates.parse(text).map { Int64($0.timeIntervalSince1970) }
     }
 }
 
