@@ -11,3 +11,6 @@
 // The value layer (identifiers, units, quantities, samples, errors) lives in `HealthModel`
 // and is re-exported here, so `import OpenHealthKit` is all a program needs.
 @_exported public import HealthModel
+// `import HealthKit` makes Foundation visible to the importing file (dates, calendars, predicates, sort descriptors,
+// Dispatch's queues): real HealthKit files import nothing else, so `import OpenHealthKit` does the same.
+@_exported public import Foundation

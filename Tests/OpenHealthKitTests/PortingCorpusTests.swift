@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import OpenHealthKit
+
+/// The porting corpus (`Porting/`): HealthKit client files in the styles real apps use, each compiled with only the
+/// import swapped, each run here against a real store and a scripted person.
+@Suite("Porting corpus")
+struct PortingCorpusTests {
+    static func store(_ answers: ScriptedPresenter.Script = .allowAll, app: String = "com.example.steps") -> HKHealthStore {
+        HKHealthStore(configuration: .init(
+            storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("porting-\(UUID().uuidString)"),
+            app: AppManifest(bundleIdentifier: app, name: "Ported", shareUsageDescription: "Reads your data.",
+                             updateUsageDescription: "Saves your data."),
+            presenter: ScriptedPresenter(answers)))
+    }
+
+    @Test func theStepsChartServiceLogsWalksAndChartsAWeek() async throws {
+        let service = StepsChartService(healthStore: Self.store())
+        let granted = await withCheckedContinuation { continuation in service.requestAccess { ok, _ in continuation.resume(returning: ok) } }
+        #expect(granted)
+        // HealthKit cuts a statistics collection's intervals in the current calendar; so does the service.
+        let calendar = Calendar.current
+        let today = calendar.date(from: DateComponents(year: 2026, month: 11, day: 20, hour: 18))!
+        for (hoursAgo, steps) in [(0, 1200.0), (6, 800.0), (48, 5000.0)] {
+            let end = calendar.date(byAdding: .hour, value: -hoursAgo, to: today)!
+            let saved = await withCheckedContinuation { continuation in
+                service.logWalk(steps: steps, endingAt: end, minutes: 30) { ok, _ in continuation.resume(returning: ok) }
+            }
+            #expect(saved)
+        }
+        let week = await withCheckedContinuation { continuation in
+            service.weekOfSteps(endingOn: today, calendar: calendar) { continuation.resume(returning: $0) }
+        }
+        #expect(week.count == 7 && week.map(\.steps) == [0, 0, 0, 0, 5000, 0, 2000], "\(week.map(\.steps))")
+        #expect(week.last?.start == calendar.startOfDay(for: today))
+        let walks = await withCheckedContinuation { continuation in service.recentWalks(limit: 2) { continuation.resume(returning: $0) } }
+        #expect(walks.map { $0.quantity.doubleValue(for: .count()) }.sorted() == [800, 1200])
+        #expect(walks.allSatisfy { $0.metadata?[HKMetadataKeyWasUserEntered] as? Bool == true })
+    }
+}
