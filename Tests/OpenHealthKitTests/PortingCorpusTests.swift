@@ -37,4 +37,29 @@ struct PortingCorpusTests {
         #expect(walks.map { $0.quantity.doubleValue(for: .count()) }.sorted() == [800, 1200])
         #expect(walks.allSatisfy { $0.metadata?[HKMetadataKeyWasUserEntered] as? Bool == true })
     }
+
+    @Test func theSyncServiceKeepsItsAnchorWithNSKeyedArchiverAcrossRuns() async throws {
+        let store = Self.store(app: "com.example.sync")
+        let mass = HKQuantityType(.bodyMass)
+        try await store.requestAuthorization(toShare: [mass], read: [mass])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("anchor-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        func weigh(_ kilograms: Double, minutesAgo: Double) -> HKQuantitySample {
+            let date = Date().addingTimeInterval(-minutesAgo * 60)
+            return HKQuantitySample(type: mass, quantity: HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: kilograms), start: date, end: date)
+        }
+        let (a, b) = (weigh(70, minutesAgo: 30), weigh(70.4, minutesAgo: 20))
+        try await store.save([a, b])
+        let first = try await AnchoredSyncService(healthStore: store, anchorFile: file).sync()
+        #expect(Set(first.added) == [a.uuid, b.uuid] && first.deleted.isEmpty)
+
+        let c = weigh(69.8, minutesAgo: 10)
+        try await store.save(c)
+        try await store.delete(a)
+        // A later run of the app: a new service, the anchor read back from its file.
+        let second = try await AnchoredSyncService(healthStore: store, anchorFile: file).sync()
+        #expect(second.added == [c.uuid] && second.deleted == [a.uuid])
+        let third = try await AnchoredSyncService(healthStore: store, anchorFile: file).sync()
+        #expect(third.added.isEmpty && third.deleted.isEmpty)
+    }
 }
