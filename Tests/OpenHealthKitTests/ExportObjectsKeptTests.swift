@@ -93,4 +93,30 @@ struct ExportObjectsKeptTests {
         let again = try person.importExport(at: file)
         #expect(again.addedTotal == 0 && again.alreadyStored == 4, "\(again.added), \(again.alreadyStored)")
     }
+
+    @Test func newRecordsBesideStoredOnesInOneStatementKeepTheirMetadata() async throws {
+        let (person, folder) = try freshPerson()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Heart-rate records of one shape, each with two metadata entries: 8, then the same 8 and 8 new ones, so the
+        // second import writes a group of 16 rows of which 8 are already stored.
+        func export(_ minutes: Range<Int>) throws -> URL {
+            let records = minutes.map { minute in
+                let time = String(format: "2026-10-30 09:%02d:00 -0700", minute)
+                return #" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" "#
+                    + #"creationDate="\#(time)" startDate="\#(time)" endDate="\#(time)" value="\#(60 + minute)">"#
+                    + #"<MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="1"/><MetadataEntry key="Minute" value="\#(minute)"/></Record>"#
+            }
+            let file = folder.appendingPathComponent("export-\(minutes.count).xml")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(("<HealthData locale=\"en_US\">\n" + records.joined(separator: "\n") + "\n</HealthData>\n").utf8).write(to: file)
+            return file
+        }
+        #expect(try person.importExport(at: export(0..<8)).addedTotal == 8)
+        let second = try person.importExport(at: export(0..<16))
+        #expect(second.addedTotal == 8 && second.alreadyStored == 8)
+        let samples = try await run(person.healthStore, type: HKQuantityType(.heartRate))
+        #expect(samples.count == 16)
+        #expect(samples.allSatisfy { $0.metadata?["Minute"] != nil && $0.metadata?[HKMetadataKeyHeartRateMotionContext] != nil },
+                "\(samples.filter { $0.metadata?["Minute"] == nil }.count) samples lost their metadata")
+    }
 }

@@ -273,6 +273,28 @@ extension SampleStore {
             try flushMetadata(all: false)
         }
         let inserted = try db.cachedStatement(sql: "SELECT id FROM sample WHERE uuid = ? AND id > ?")
+        /// After a 16-row INSERT: counts what it added and left out, and stores the details of the rows it added. Those
+        /// got consecutive ids, in order, ending at the connection's last insert id; when some rows were already stored,
+        /// the added ones are looked up among those ids (only this statement's figures are used: the insert before it may
+        /// have been a metadata row's).
+        func finishGroup(_ group: UnsafeBufferPointer<ImportedSample>.SubSequence) throws {
+            let added = Int(sqlite3_changes(connection))
+            let last = sqlite3_last_insert_rowid(connection)
+            try countLeftOut(Self.rowsPerInsert - added, of: group.lazy.map(\.uuid))
+            guard added > 0 else { return }
+            for (slot, row) in group.enumerated() {
+                let id: Int64
+                if added == Self.rowsPerInsert {
+                    id = last - Int64(Self.rowsPerInsert - 1 - slot)
+                } else if let found = try Int64.fetchOne(inserted, arguments: [row.uuid.uuidString, last - Int64(added)]) {
+                    id = found
+                } else {
+                    continue
+                }
+                count(row.shape.type, 1)
+                if let details = row.details { try store(details, of: id) }
+            }
+        }
         try rows.withUnsafeBufferPointer { rows in
             var index = 0
             while index < rows.count {
@@ -290,30 +312,14 @@ extension SampleStore {
                         insertMany.bind(parameters.uuid + 4, row.originalValue)
                         insertMany.bind(parameters.savedAt, row.created ?? savedAt)
                     }
-                    let lastBefore = sqlite3_last_insert_rowid(connection)
                     try insertMany.run()
-                    let added = Int(sqlite3_changes(connection))
-                    let group = rows[index..<index + Self.rowsPerInsert]
-                    try countLeftOut(Self.rowsPerInsert - added, of: group.lazy.map(\.uuid))
-                    if added > 0 { count(shape.type, added) }
-                    // The rows of one INSERT get consecutive ids, in order; when some were already stored, the new ones
-                    // are looked up.
-                    let last = sqlite3_last_insert_rowid(connection)
-                    for (slot, row) in group.enumerated() {
-                        guard let details = row.details else { continue }
-                        if added == Self.rowsPerInsert {
-                            try store(details, of: last - Int64(Self.rowsPerInsert - 1 - slot))
-                        } else if added > 0, let id = try Int64.fetchOne(inserted, arguments: [row.uuid.uuidString, lastBefore]) {
-                            try store(details, of: id)
-                        }
-                    }
+                    try finishGroup(rows[index..<index + Self.rowsPerInsert])
                     index += Self.rowsPerInsert
                     continue
                 }
                 // Sixteen rows of several shapes (another source or version every few rows): one statement still, each
                 // row with its own shape columns.
                 if index + Self.rowsPerInsert <= rows.count {
-                    let lastBefore = sqlite3_last_insert_rowid(connection)
                     for slot in 0..<Self.rowsPerInsert {
                         let row = rows[index + slot], first = Int32(Self.mixedParameters * slot + 1)
                         let source = try sourceRow(row.shape.revision, session: session, in: db)
@@ -333,19 +339,7 @@ extension SampleStore {
                         insertMixed.bind(first + 13, row.created ?? savedAt)
                     }
                     try insertMixed.run()
-                    let added = Int(sqlite3_changes(connection))
-                    let group = rows[index..<index + Self.rowsPerInsert]
-                    try countLeftOut(Self.rowsPerInsert - added, of: group.lazy.map(\.uuid))
-                    let last = sqlite3_last_insert_rowid(connection)
-                    for (slot, row) in group.enumerated() {
-                        if added == Self.rowsPerInsert {
-                            count(row.shape.type, 1)
-                            if let details = row.details { try store(details, of: last - Int64(Self.rowsPerInsert - 1 - slot)) }
-                        } else if added > 0, let id = try Int64.fetchOne(inserted, arguments: [row.uuid.uuidString, lastBefore]) {
-                            count(row.shape.type, 1)
-                            if let details = row.details { try store(details, of: id) }
-                        }
-                    }
+                    try finishGroup(rows[index..<index + Self.rowsPerInsert])
                     index += Self.rowsPerInsert
                     continue
                 }
