@@ -55,6 +55,9 @@ struct SampleSelection: ParsableArguments {
     }
 }
 
+/// How `query` and `stats` print: a table for people, csv and json for programs.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case table, csv, json }
+
 /// `health query`: the samples of a type.
 struct QueryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -80,10 +83,8 @@ struct QueryCommand: AsyncParsableCommand {
     /// What a table on a terminal shows unless told otherwise.
     static let screenful = 100
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json }
-
     @Option(help: "table, csv or json.")
-    var format: Format = .table
+    var format: OutputFormat = .table
 
     @OptionGroup var store: StoreOptions
 

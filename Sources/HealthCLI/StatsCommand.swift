@@ -34,10 +34,8 @@ struct StatsCommand: AsyncParsableCommand {
     @Flag(name: .customLong("separate-by-source"), help: "Each source's own figures instead of the merged ones.")
     var separateBySource = false
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json }
-
     @Option(help: "table (one decimal, with bars), csv or json (full precision).")
-    var format: Format = .table
+    var format: OutputFormat = .table
 
     @OptionGroup var store: StoreOptions
 

@@ -16,9 +16,8 @@ package final class ExportLocation: @unchecked Sendable {
     }
 
     private let storage: Storage
-    /// export.xml: a file, or an entry of the archive.
-    private let xml: Either
-    private enum Either { case file(URL), entry(ZipArchiveReader.Entry) }
+    /// Opens export.xml: a file, or an entry of the archive.
+    private let open: @Sendable () throws -> any ByteStream
 
     /// What the person gave, for messages.
     package let name: String
@@ -42,40 +41,34 @@ package final class ExportLocation: @unchecked Sendable {
                                               + (Self.cdaHint(in: url).map { ": \($0)" } ?? ""))
             }
             storage = .folder(found.deletingLastPathComponent())
-            xml = .file(found)
+            (open, xmlSize, xmlCanBeReadTwice) = Self.file(found)
         } else if url.pathExtension.lowercased() == "zip" {
             let archive = try ZipArchiveReader(url: url)
             let files = archive.entries.filter { !$0.isDirectory }.map(\.path)
-            guard let path = Self.exportXML(among: files) else {
+            guard let path = Self.exportXML(among: files), let entry = archive.entry(path) else {
                 let cda = files.contains { Self.isCDAName($0) } ? " (only export_cda.xml, the CDA copy; an export.xml belongs beside it)" : ""
                 throw HKError.invalidArgument("\(url.lastPathComponent) holds no export.xml\(cda)")
             }
-            let entry = archive.entry(path)!
             storage = .zip(archive, prefix: path.split(separator: "/").dropLast().joined(separator: "/"))
-            xml = .entry(entry)
+            open = { try archive.stream(entry) }
+            (xmlSize, xmlCanBeReadTwice) = (Int(clamping: entry.uncompressedSize), true)
         } else {
             try Self.refuseCDA(url)
             storage = .folder(url.deletingLastPathComponent())
-            xml = .file(url)
+            (open, xmlSize, xmlCanBeReadTwice) = Self.file(url)
         }
-        switch xml {
-        case .file(let file):
-            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
-            xmlCanBeReadTwice = attributes?[.type] as? FileAttributeType == .typeRegular
-            xmlSize = xmlCanBeReadTwice ? (attributes?[.size] as? Int ?? 0) : 0
-        case .entry(let entry):
-            xmlCanBeReadTwice = true
-            xmlSize = Int(clamping: entry.uncompressedSize)
-        }
+    }
+
+    /// How to open export.xml as a file, its size (0 for a pipe) and whether it can be read twice (not a pipe).
+    private static func file(_ url: URL) -> (@Sendable () throws -> any ByteStream, Int, Bool) {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        let regular = attributes?[.type] as? FileAttributeType == .typeRegular
+        return ({ try FileByteStream(url: url) }, regular ? (attributes?[.size] as? Int ?? 0) : 0, regular)
     }
 
     /// export.xml from its start.
     package func openXML() throws -> any ByteStream {
-        switch (xml, storage) {
-        case (.file(let url), _): return try FileByteStream(url: url)
-        case (.entry(let entry), .zip(let archive, _)): return try archive.stream(entry)
-        case (.entry, .folder): fatalError("an archive entry without its archive")
-        }
+        try open()
     }
 
     /// A scanner over export.xml.

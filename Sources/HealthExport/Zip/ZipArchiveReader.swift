@@ -44,6 +44,8 @@ package final class ZipArchiveReader: @unchecked Sendable {
     package let name: String
     /// Every file and folder entry, in directory order (symbolic links are left out: an export has none).
     package let entries: [Entry]
+    /// Each entry by its path (the first, should a path repeat).
+    private let byPath: [String: Entry]
     private let descriptor: Int32
     let fileSize: UInt64
 
@@ -63,12 +65,13 @@ package final class ZipArchiveReader: @unchecked Sendable {
             close(descriptor)
             throw error
         }
+        byPath = Dictionary(entries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     deinit { close(descriptor) }
 
     /// The entry at `path`, if the archive has one.
-    package func entry(_ path: String) -> Entry? { entries.first { $0.path == path } }
+    package func entry(_ path: String) -> Entry? { byPath[path] }
 
     /// A stream of the entry's bytes, inflated as they are read.
     package func stream(_ entry: Entry) throws -> ZipEntryStream {
