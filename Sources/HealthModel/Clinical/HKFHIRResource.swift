@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A FHIR resource as a provider sent it: its type, its id, its JSON, where it lives, and its FHIR version.
-public final class HKFHIRResource: Hashable, Sendable {
+public final class HKFHIRResource: NSObject, Sendable {
     /// The FHIR `resourceType`.
     public let resourceType: HKFHIRResourceType
     /// The FHIR `id`: unique only for one resource type from one source; compare `identifier`, `resourceType` and the
@@ -21,14 +21,18 @@ public final class HKFHIRResource: Hashable, Sendable {
         self.fhirVersion = fhirVersion
     }
 
-    public static func == (lhs: HKFHIRResource, rhs: HKFHIRResource) -> Bool {
-        lhs.resourceType == rhs.resourceType && lhs.identifier == rhs.identifier && lhs.data == rhs.data
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKFHIRResource else { return false }
+        let lhs = self
+        return lhs.resourceType == rhs.resourceType && lhs.identifier == rhs.identifier && lhs.data == rhs.data
             && lhs.sourceURL == rhs.sourceURL && lhs.fhirVersion == rhs.fhirVersion
     }
 
-    public func hash(into hasher: inout Hasher) {
+    public override var hash: Int {
+        var hasher = Hasher()
         hasher.combine(resourceType)
         hasher.combine(identifier)
         hasher.combine(fhirVersion)
+        return hasher.finalize()
     }
 }

@@ -7,7 +7,7 @@ public import Foundation
 /// version.fhirRelease            // .r4
 /// HKFHIRVersion.primaryDSTU2().stringRepresentation   // "1.0.2"
 /// ```
-public final class HKFHIRVersion: Hashable, Sendable, CustomStringConvertible {
+public final class HKFHIRVersion: NSObject, Sendable {
     public let majorVersion: Int
     public let minorVersion: Int
     public let patchVersion: Int
@@ -44,15 +44,19 @@ public final class HKFHIRVersion: Hashable, Sendable, CustomStringConvertible {
 
     /// "major.minor.patch".
     public var stringRepresentation: String { "\(majorVersion).\(minorVersion).\(patchVersion)" }
-    public var description: String { stringRepresentation }
+    public override var description: String { stringRepresentation }
 
-    public static func == (lhs: HKFHIRVersion, rhs: HKFHIRVersion) -> Bool {
-        (lhs.majorVersion, lhs.minorVersion, lhs.patchVersion) == (rhs.majorVersion, rhs.minorVersion, rhs.patchVersion)
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKFHIRVersion else { return false }
+        let lhs = self
+        return(lhs.majorVersion, lhs.minorVersion, lhs.patchVersion) == (rhs.majorVersion, rhs.minorVersion, rhs.patchVersion)
     }
 
-    public func hash(into hasher: inout Hasher) {
+    public override var hash: Int {
+        var hasher = Hasher()
         hasher.combine(majorVersion)
         hasher.combine(minorVersion)
         hasher.combine(patchVersion)
+        return hasher.finalize()
     }
 }

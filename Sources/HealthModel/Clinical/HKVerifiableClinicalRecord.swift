@@ -19,7 +19,7 @@ public struct HKVerifiableClinicalRecordCredentialType: RawRepresentable, Hashab
 }
 
 /// Whom a verifiable record is about, as the card states it.
-public final class HKVerifiableClinicalRecordSubject: Hashable, Sendable {
+public final class HKVerifiableClinicalRecordSubject: NSObject, Sendable {
     public let fullName: String
     /// Year, month and day as far as the card gives them.
     public let dateOfBirthComponents: DateComponents?
@@ -29,11 +29,17 @@ public final class HKVerifiableClinicalRecordSubject: Hashable, Sendable {
         self.dateOfBirthComponents = dateOfBirthComponents
     }
 
-    public static func == (lhs: HKVerifiableClinicalRecordSubject, rhs: HKVerifiableClinicalRecordSubject) -> Bool {
-        lhs.fullName == rhs.fullName && lhs.dateOfBirthComponents == rhs.dateOfBirthComponents
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKVerifiableClinicalRecordSubject else { return false }
+        let lhs = self
+        return lhs.fullName == rhs.fullName && lhs.dateOfBirthComponents == rhs.dateOfBirthComponents
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(fullName) }
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(fullName)
+        return hasher.finalize()
+    }
 }
 
 /// A signed record the person holds — a SMART Health Card of immunizations or lab results — shared with an app one

@@ -34,7 +34,7 @@ public struct CLLocationCoordinate2D: Sendable, Hashable {
 /// let point = CLLocation(coordinate: CLLocationCoordinate2D(latitude: 37.78, longitude: -122.40), altitude: 4,
 ///                        horizontalAccuracy: 8, verticalAccuracy: 6, course: 206, speed: 0.18, timestamp: Date())
 /// ```
-public final class CLLocation: Sendable, Hashable, CustomStringConvertible {
+public final class CLLocation: NSObject, Sendable {
     public let coordinate: CLLocationCoordinate2D
     public let altitude: CLLocationDistance
     public let horizontalAccuracy: CLLocationAccuracy
@@ -60,17 +60,21 @@ public final class CLLocation: Sendable, Hashable, CustomStringConvertible {
                   verticalAccuracy: -1, course: -1, speed: -1, timestamp: Date())
     }
 
-    public static func == (lhs: CLLocation, rhs: CLLocation) -> Bool {
-        lhs.coordinate == rhs.coordinate && lhs.altitude == rhs.altitude && lhs.horizontalAccuracy == rhs.horizontalAccuracy
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? CLLocation else { return false }
+        let lhs = self
+        return lhs.coordinate == rhs.coordinate && lhs.altitude == rhs.altitude && lhs.horizontalAccuracy == rhs.horizontalAccuracy
             && lhs.verticalAccuracy == rhs.verticalAccuracy && lhs.course == rhs.course && lhs.speed == rhs.speed && lhs.timestamp == rhs.timestamp
     }
 
-    public func hash(into hasher: inout Hasher) {
+    public override var hash: Int {
+        var hasher = Hasher()
         hasher.combine(coordinate)
         hasher.combine(timestamp)
+        return hasher.finalize()
     }
 
-    public var description: String {
+    public override var description: String {
         "<\(coordinate.latitude),\(coordinate.longitude)> +/- \(horizontalAccuracy)m (speed \(speed) mps / course \(course)) @ \(timestamp)"
     }
 }

@@ -13,7 +13,7 @@ public import Foundation
 ///
 /// Like Apple's, the object is mutable, and changing one never changes the store. Its properties are guarded by a
 /// lock, so a summary may be handed between tasks.
-public final class HKActivitySummary: @unchecked Sendable, CustomStringConvertible {
+public final class HKActivitySummary: NSObject, @unchecked Sendable {
     // @unchecked: every stored value lives in `values`, read and written under `lock`.
 
     private struct Values {
@@ -34,7 +34,7 @@ public final class HKActivitySummary: @unchecked Sendable, CustomStringConvertib
     private var values = Values()
 
     /// An empty summary (every value zero, no day), as Apple's `init()` makes.
-    public init() {}
+    public override init() { super.init() }
 
     /// A summary of one day, named by year, month and day in the Gregorian calendar (or in `dateComponents.calendar`
     /// when it is set). OpenHealthKit's addition: Apple's summaries get their day from the store only.
@@ -91,7 +91,7 @@ public final class HKActivitySummary: @unchecked Sendable, CustomStringConvertib
         set { standHoursGoal = newValue }
     }
 
-    public var description: String {
+    public override var description: String {
         let v = lock.withLock { values }
         return "HKActivitySummary(\(v.day?.text ?? "no day"): move \(v.activeEnergyBurned)/\(v.activeEnergyBurnedGoal), "
             + "exercise \(v.appleExerciseTime)/\(v.exerciseTimeGoal.map(\.description) ?? "-"), "

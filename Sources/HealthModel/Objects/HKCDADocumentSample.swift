@@ -44,7 +44,7 @@ public final class HKCDADocumentSample: HKDocumentSample, @unchecked Sendable {
 }
 
 /// A CDA document: its XML and the title and names read from it.
-public final class HKCDADocument: Sendable {
+public final class HKCDADocument: NSObject, Sendable {
     /// The XML, or `nil` when it was not asked for.
     public let documentData: Data?
     public let title: String

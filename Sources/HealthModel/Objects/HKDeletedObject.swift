@@ -6,7 +6,7 @@ public import Foundation
 /// ```swift
 /// for deleted in deletedObjects { cache.removeValue(forKey: deleted.uuid) }
 /// ```
-public final class HKDeletedObject: Hashable, @unchecked Sendable {
+public final class HKDeletedObject: NSObject, @unchecked Sendable {
     // @unchecked: immutable `let`s; metadata is held as Sendable HKMetadataValues.
 
     /// The deleted object's UUID.
@@ -22,6 +22,14 @@ public final class HKDeletedObject: Hashable, @unchecked Sendable {
     /// The deleted object's sync metadata, if it had any.
     public var metadata: [String: Any]? { metadataValues?.anyDictionary }
 
-    public static func == (lhs: HKDeletedObject, rhs: HKDeletedObject) -> Bool { lhs.uuid == rhs.uuid }
-    public func hash(into hasher: inout Hasher) { hasher.combine(uuid) }
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKDeletedObject else { return false }
+        let lhs = self
+        return lhs.uuid == rhs.uuid
+    }
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(uuid)
+        return hasher.finalize()
+    }
 }

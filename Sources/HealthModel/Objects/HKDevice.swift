@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A hardware device that produced data: a watch, a scale, a phone, this server.
 ///
@@ -7,7 +7,7 @@ import Foundation
 ///                      firmwareVersion: nil, softwareVersion: "1.4", localIdentifier: nil,
 ///                      udiDeviceIdentifier: nil)
 /// ```
-public final class HKDevice: Hashable, Sendable, CustomStringConvertible {
+public final class HKDevice: NSObject, Sendable {
     public let name: String?
     public let manufacturer: String?
     public let model: String?
@@ -76,10 +76,18 @@ public final class HKDevice: Hashable, Sendable, CustomStringConvertible {
         [name, manufacturer, model, hardwareVersion, firmwareVersion, softwareVersion, localIdentifier, udiDeviceIdentifier]
     }
 
-    public static func == (lhs: HKDevice, rhs: HKDevice) -> Bool { lhs.fields == rhs.fields }
-    public func hash(into hasher: inout Hasher) { hasher.combine(fields) }
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKDevice else { return false }
+        let lhs = self
+        return lhs.fields == rhs.fields
+    }
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(fields)
+        return hasher.finalize()
+    }
 
-    public var description: String {
+    public override var description: String {
         let parts: [(String, String?)] = [
             ("name", name), ("manufacturer", manufacturer), ("model", model), ("hardware", hardwareVersion),
             ("firmware", firmwareVersion), ("software", softwareVersion), ("localIdentifier", localIdentifier),

@@ -10,7 +10,7 @@ public import Foundation
 ///                               metadata: [HKMetadataKeyWasUserEntered: true])
 /// sample.uuid; sample.metadata?[HKMetadataKeyWasUserEntered] as? Bool  // true
 /// ```
-public class HKObject: Hashable, @unchecked Sendable {
+public class HKObject: NSObject, @unchecked Sendable {
     // @unchecked: subclasses hold only immutable `let` properties of Sendable values.
 
     /// The object's unique identifier.
@@ -36,8 +36,16 @@ public class HKObject: Hashable, @unchecked Sendable {
     @available(*, deprecated, renamed: "sourceRevision.source")
     public var source: HKSource { sourceRevision.source }
 
-    public static func == (lhs: HKObject, rhs: HKObject) -> Bool { lhs.uuid == rhs.uuid }
-    public func hash(into hasher: inout Hasher) { hasher.combine(uuid) }
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKObject else { return false }
+        let lhs = self
+        return lhs.uuid == rhs.uuid
+    }
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(uuid)
+        return hasher.finalize()
+    }
 
     /// The revision an object carries before a store saves it: this process, version unknown.
     package static let unsavedRevision = HKSourceRevision(source: .default(), version: nil)

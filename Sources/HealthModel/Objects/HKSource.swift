@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An app or device that saves health data. Sources compare by bundle identifier.
 ///
@@ -6,7 +6,7 @@ import Foundation
 /// let mine = HKSource.default()
 /// print(mine.name, mine.bundleIdentifier)
 /// ```
-public final class HKSource: Hashable, Sendable, CustomStringConvertible {
+public final class HKSource: NSObject, Sendable {
     /// The source's display name.
     public let name: String
     /// The source's bundle identifier (for an app, its manifest's bundle identifier).
@@ -24,7 +24,15 @@ public final class HKSource: Hashable, Sendable, CustomStringConvertible {
         return HKSource(name: processName, bundleIdentifier: Bundle.main.bundleIdentifier ?? processName)
     }
 
-    public static func == (lhs: HKSource, rhs: HKSource) -> Bool { lhs.bundleIdentifier == rhs.bundleIdentifier }
-    public func hash(into hasher: inout Hasher) { hasher.combine(bundleIdentifier) }
-    public var description: String { "\(name) (\(bundleIdentifier))" }
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKSource else { return false }
+        let lhs = self
+        return lhs.bundleIdentifier == rhs.bundleIdentifier
+    }
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(bundleIdentifier)
+        return hasher.finalize()
+    }
+    public override var description: String { "\(name) (\(bundleIdentifier))" }
 }

@@ -13,7 +13,7 @@ public let HKSourceRevisionAnyOperatingSystem = OperatingSystemVersion(majorVers
 /// ```swift
 /// let revision = HKSourceRevision(source: .default(), version: "2.1")
 /// ```
-public final class HKSourceRevision: Hashable, Sendable, CustomStringConvertible {
+public final class HKSourceRevision: NSObject, Sendable {
     /// The app or device.
     public let source: HKSource
     /// The app's version, if known.
@@ -40,21 +40,25 @@ public final class HKSourceRevision: Hashable, Sendable, CustomStringConvertible
         OperatingSystemVersion(majorVersion: osVersion.major, minorVersion: osVersion.minor, patchVersion: osVersion.patch)
     }
 
-    public static func == (lhs: HKSourceRevision, rhs: HKSourceRevision) -> Bool {
-        lhs.source == rhs.source && lhs.version == rhs.version && lhs.productType == rhs.productType
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKSourceRevision else { return false }
+        let lhs = self
+        return lhs.source == rhs.source && lhs.version == rhs.version && lhs.productType == rhs.productType
             && lhs.osVersion == rhs.osVersion
     }
 
-    public func hash(into hasher: inout Hasher) {
+    public override var hash: Int {
+        var hasher = Hasher()
         hasher.combine(source)
         hasher.combine(version)
         hasher.combine(productType)
         hasher.combine(osVersion.major)
         hasher.combine(osVersion.minor)
         hasher.combine(osVersion.patch)
+        return hasher.finalize()
     }
 
-    public var description: String {
+    public override var description: String {
         "\(source.bundleIdentifier) \(version ?? "-") on \(productType ?? "-") \(osVersion.major).\(osVersion.minor).\(osVersion.patch)"
     }
 }

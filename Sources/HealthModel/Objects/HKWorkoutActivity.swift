@@ -8,7 +8,7 @@ public import Foundation
 /// swim.activityType = .swimming
 /// let leg = HKWorkoutActivity(workoutConfiguration: swim, start: t0, end: t1, metadata: nil)
 /// ```
-public final class HKWorkoutActivity: Hashable, @unchecked Sendable {
+public final class HKWorkoutActivity: NSObject, @unchecked Sendable {
     // @unchecked: immutable `let`s of Sendable values; the configuration is copied in and out.
 
     public let uuid: UUID
@@ -61,8 +61,16 @@ public final class HKWorkoutActivity: Hashable, @unchecked Sendable {
     /// The statistics of one quantity type over the activity, if recorded.
     public func statistics(for quantityType: HKQuantityType) -> HKStatistics? { allStatistics[quantityType] }
 
-    public static func == (lhs: HKWorkoutActivity, rhs: HKWorkoutActivity) -> Bool { lhs.uuid == rhs.uuid }
-    public func hash(into hasher: inout Hasher) { hasher.combine(uuid) }
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKWorkoutActivity else { return false }
+        let lhs = self
+        return lhs.uuid == rhs.uuid
+    }
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(uuid)
+        return hasher.finalize()
+    }
 
     private static func check(start: Date, end: Date?, metadata: [String: Any]?) throws -> [String: HKMetadataValue]? {
         try ObjectValidation.checkInterval(start: start, end: end ?? start, of: "a workout activity")

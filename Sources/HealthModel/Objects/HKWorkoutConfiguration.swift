@@ -1,3 +1,5 @@
+public import Foundation
+
 /// How a workout (or one activity of it) is configured: its activity type, indoor or outdoor, and for
 /// swimming the location and lap length. Mutable, like Apple's; copy it before sharing across tasks.
 ///
@@ -7,13 +9,13 @@
 /// configuration.swimmingLocationType = .pool
 /// configuration.lapLength = HKQuantity(unit: .meter(), doubleValue: 25)
 /// ```
-public final class HKWorkoutConfiguration: Hashable {
+public final class HKWorkoutConfiguration: NSObject {
     public var activityType: HKWorkoutActivityType = .other
     public var locationType: HKWorkoutSessionLocationType = .unknown
     public var swimmingLocationType: HKWorkoutSwimmingLocationType = .unknown
     public var lapLength: HKQuantity?
 
-    public init() {}
+    public override init() { super.init() }
 
     package func copy() -> HKWorkoutConfiguration {
         let copy = HKWorkoutConfiguration()
@@ -24,14 +26,18 @@ public final class HKWorkoutConfiguration: Hashable {
         return copy
     }
 
-    public static func == (lhs: HKWorkoutConfiguration, rhs: HKWorkoutConfiguration) -> Bool {
-        lhs.activityType == rhs.activityType && lhs.locationType == rhs.locationType
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKWorkoutConfiguration else { return false }
+        let lhs = self
+        return lhs.activityType == rhs.activityType && lhs.locationType == rhs.locationType
             && lhs.swimmingLocationType == rhs.swimmingLocationType && lhs.lapLength == rhs.lapLength
     }
 
-    public func hash(into hasher: inout Hasher) {
+    public override var hash: Int {
+        var hasher = Hasher()
         hasher.combine(activityType)
         hasher.combine(locationType)
         hasher.combine(swimmingLocationType)
+        return hasher.finalize()
     }
 }

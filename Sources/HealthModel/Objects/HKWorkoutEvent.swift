@@ -5,7 +5,7 @@ public import Foundation
 /// ```swift
 /// let lap = HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: t0, duration: 90), metadata: nil)
 /// ```
-public final class HKWorkoutEvent: Hashable, @unchecked Sendable {
+public final class HKWorkoutEvent: NSObject, @unchecked Sendable {
     // @unchecked: immutable `let`s; metadata is held as Sendable HKMetadataValues.
 
     /// The kind of event.
@@ -50,12 +50,16 @@ public final class HKWorkoutEvent: Hashable, @unchecked Sendable {
     @available(*, deprecated, renamed: "dateInterval.start")
     public var date: Date { dateInterval.start }
 
-    public static func == (lhs: HKWorkoutEvent, rhs: HKWorkoutEvent) -> Bool {
-        lhs.type == rhs.type && lhs.dateInterval == rhs.dateInterval && lhs.metadataValues == rhs.metadataValues
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKWorkoutEvent else { return false }
+        let lhs = self
+        return lhs.type == rhs.type && lhs.dateInterval == rhs.dateInterval && lhs.metadataValues == rhs.metadataValues
     }
 
-    public func hash(into hasher: inout Hasher) {
+    public override var hash: Int {
+        var hasher = Hasher()
         hasher.combine(type)
         hasher.combine(dateInterval)
+        return hasher.finalize()
     }
 }

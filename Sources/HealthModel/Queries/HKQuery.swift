@@ -2,7 +2,7 @@ public import Foundation
 
 /// The abstract base of every query: the type it asks about and the predicate that narrows it.
 /// Its class methods make the predicates (see `HKQuery+Predicates.swift`).
-open class HKQuery: @unchecked Sendable {
+open class HKQuery: NSObject, @unchecked Sendable {
     // @unchecked: `objectType` and `predicate` are set once; the predicates HKQuery makes are immutable.
 
     /// The type of object the query looks for.

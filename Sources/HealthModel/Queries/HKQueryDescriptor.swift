@@ -7,7 +7,7 @@ public import Foundation
 /// let descriptors = [HKQueryDescriptor(sampleType: HKQuantityType(.stepCount), predicate: today),
 ///                    HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil)]
 /// ```
-public final class HKQueryDescriptor: Hashable, @unchecked Sendable {
+public final class HKQueryDescriptor: NSObject, @unchecked Sendable {
     // @unchecked: immutable; the predicates HKQuery makes are immutable.
 
     public let sampleType: HKSampleType
@@ -18,9 +18,15 @@ public final class HKQueryDescriptor: Hashable, @unchecked Sendable {
         self.predicate = predicate
     }
 
-    public static func == (lhs: HKQueryDescriptor, rhs: HKQueryDescriptor) -> Bool {
-        lhs.sampleType == rhs.sampleType && lhs.predicate == rhs.predicate
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKQueryDescriptor else { return false }
+        let lhs = self
+        return lhs.sampleType == rhs.sampleType && lhs.predicate == rhs.predicate
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(sampleType) }
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(sampleType)
+        return hasher.finalize()
+    }
 }

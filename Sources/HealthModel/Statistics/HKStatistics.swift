@@ -10,7 +10,7 @@ public import Foundation
 ///     print(steps.doubleValue(for: .count()))
 /// }
 /// ```
-public final class HKStatistics: Sendable {
+public final class HKStatistics: NSObject, Sendable {
     /// The quantity type the statistics are about.
     public let quantityType: HKQuantityType
     /// The start of the interval.

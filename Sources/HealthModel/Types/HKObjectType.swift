@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The abstract type of every kind of data the store holds: quantity, category, characteristic,
 /// correlation, workout, clinical and document types, and the series and special sample types.
@@ -12,7 +12,7 @@ import Foundation
 ///     HKObjectType.characteristicType(forIdentifier: .dateOfBirth)!,
 /// ]
 /// ```
-public class HKObjectType: Hashable, @unchecked Sendable, CustomStringConvertible {
+public class HKObjectType: NSObject, @unchecked Sendable {
     // @unchecked: every subclass holds only immutable `let` properties of Sendable values.
 
     /// The type's identifier, Apple's raw string (e.g. `HKQuantityTypeIdentifierStepCount`).
@@ -22,15 +22,19 @@ public class HKObjectType: Hashable, @unchecked Sendable, CustomStringConvertibl
         self.identifier = identifier
     }
 
-    public static func == (lhs: HKObjectType, rhs: HKObjectType) -> Bool {
-        lhs.identifier == rhs.identifier
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKObjectType else { return false }
+        let lhs = self
+        return lhs.identifier == rhs.identifier
     }
 
-    public func hash(into hasher: inout Hasher) {
+    public override var hash: Int {
+        var hasher = Hasher()
         hasher.combine(identifier)
+        return hasher.finalize()
     }
 
-    public var description: String { identifier }
+    public override var description: String { identifier }
 
     /// Whether reading this type is authorized object by object (vision prescriptions), not per type.
     public func requiresPerObjectAuthorization() -> Bool { false }

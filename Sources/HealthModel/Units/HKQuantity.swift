@@ -11,9 +11,9 @@ public import Foundation
 /// ```
 ///
 /// The value is stored as given, in the unit given. Quantities are equal when their units are compatible and
-/// the other's value, converted to this one's unit, is the same. Unlike Apple's class this is not an
-/// `NSObject`; it is immutable and `Sendable`.
-public final class HKQuantity: Hashable, Sendable, CustomStringConvertible {
+/// the other's value, converted to this one's unit, is the same. An `NSObject`, as Apple's,
+/// immutable and `Sendable`.
+public final class HKQuantity: NSObject, Sendable {
     /// The unit the quantity was created with.
     package let unit: HKUnit
     /// The value in ``unit``, as given.
@@ -54,7 +54,9 @@ public final class HKQuantity: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Compatible, and equal once `rhs` is converted to `lhs`'s unit.
-    public static func == (lhs: HKQuantity, rhs: HKQuantity) -> Bool {
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKQuantity else { return false }
+        let lhs = self
         guard lhs.unit.isCompatible(with: rhs.unit), let converted = try? rhs.unit.convert(rhs.doubleValue, to: lhs.unit) else {
             return false
         }
@@ -62,10 +64,14 @@ public final class HKQuantity: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Hashes the dimension only, so equal quantities in different units hash alike.
-    public func hash(into hasher: inout Hasher) { hasher.combine(unit.dimension) }
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(unit.dimension)
+        return hasher.finalize()
+    }
 
     /// The value and the unit string: `72 count/min`, `0.161 %`.
-    public var description: String {
+    public override var description: String {
         let value = doubleValue == doubleValue.rounded() && abs(doubleValue) < 1e15
             ? String(Int64(doubleValue)) : String(doubleValue)
         return "\(value) \(unit.unitString)"

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// HealthKit's molar mass of glucose, in grams per mole, for blood glucose in mmol/L.
 ///
@@ -26,8 +26,8 @@ public let HKUnitMolarMassBloodGlucose: Double = 180.15588000005408
 /// Conversion (through ``HKQuantity``) is one multiply and divide by precomputed factors, plus an offset for
 /// degC and degF; dBASPL is logarithmic. Temperatures in degC/degF and levels in dBASPL convert only on
 /// their own (`degC`, not `degC/s`): inside a compound unit they parse but do not convert.
-/// Unlike Apple's class this is not an `NSObject` (no `NSSecureCoding`/`NSCopying`); it is immutable and `Sendable`.
-public final class HKUnit: Hashable, Sendable, CustomStringConvertible {
+/// An `NSObject`, as Apple's, immutable and `Sendable`.
+public final class HKUnit: NSObject, Sendable {
     /// The largest exponent magnitude a unit may have, written (`m^1000`) or accumulated (`m*m*…`).
     /// It keeps every unit printable as a string that parses back; unit math that passes it stops the program.
     package static let maximumExponent = 1000
@@ -129,11 +129,13 @@ public final class HKUnit: Hashable, Sendable, CustomStringConvertible {
     /// Whether this is the null unit: no factors, as left by dividing a unit by itself. It prints as `()`.
     public func isNull() -> Bool { factors.isEmpty }
 
-    public var description: String { unitString }
+    public override var description: String { unitString }
 
     /// Units are equal when they have the same factors (atom, prefix, molar mass to 16 digits, exponent),
     /// in any order: `kg` equals ``gramUnit(with:)`` `.kilo`, and `count/min` equals `min^-1·count`.
-    public static func == (lhs: HKUnit, rhs: HKUnit) -> Bool {
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let rhs = object as? HKUnit else { return false }
+        let lhs = self
         if lhs === rhs { return true }
         guard lhs.identity == rhs.identity, lhs.factors.count == rhs.factors.count else { return false }
         if lhs.factors.count <= 16 {
@@ -142,7 +144,11 @@ public final class HKUnit: Hashable, Sendable, CustomStringConvertible {
         return lhs.factors.sorted(by: UnitFactor.precedes) == rhs.factors.sorted(by: UnitFactor.precedes)
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(identity)
+        return hasher.finalize()
+    }
 
     // MARK: - Unit math
 

@@ -20,7 +20,7 @@ import Synchronization
 /// Summaries come in day order. An app without read permission for `HKObjectType.activitySummaryType()` gets an
 /// empty list and never an update — as if the person had no summaries. Only activity summary predicates (and their
 /// AND / OR / NOT) are accepted; any other is `errorInvalidArgument`.
-public final class HKActivitySummaryQuery: HKQuery, @unchecked Sendable {
+open class HKActivitySummaryQuery: HKQuery, @unchecked Sendable {
     // @unchecked: set-once properties; the mutable handler and task are behind Mutexes.
 
     public typealias Handler = @Sendable (HKActivitySummaryQuery, [HKActivitySummary]?, (any Error)?) -> Void

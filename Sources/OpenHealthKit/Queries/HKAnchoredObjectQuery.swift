@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// Privacy: without read permission the query sees only the app's own samples and tombstones, and its anchors
 /// advance only over those.
-public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
+open class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     // @unchecked: set-once properties; the mutable handler and task are behind Mutexes.
 
     public typealias Handler = @Sendable (HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?) -> Void

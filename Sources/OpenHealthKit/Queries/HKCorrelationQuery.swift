@@ -15,7 +15,7 @@ import Synchronization
 /// ```
 ///
 /// A key that is not a member type of the correlation is `errorInvalidArgument`.
-public final class HKCorrelationQuery: HKQuery, @unchecked Sendable {
+open class HKCorrelationQuery: HKQuery, @unchecked Sendable {
     // @unchecked: set-once properties (immutable predicates); `task` is behind a Mutex.
 
     public let correlationType: HKCorrelationType

@@ -16,7 +16,7 @@ import Synchronization
 /// Without `includeDocumentData`, each document comes with its title and names but `documentData` nil. Predicates
 /// are the sample predicates (`predicateForSamples`, sources, UUIDs, metadata…); HealthKit's format-string
 /// predicates on CDA key paths cannot be compiled and are `errorInvalidArgument`. Privacy as `HKSampleQuery`.
-public final class HKDocumentQuery: HKQuery, @unchecked Sendable {
+open class HKDocumentQuery: HKQuery, @unchecked Sendable {
     // @unchecked: set-once properties; the handler is @Sendable; `task` is behind a Mutex.
 
     public typealias ResultsHandler = @Sendable (HKDocumentQuery, [HKDocumentSample]?, Bool, (any Error)?) -> Void

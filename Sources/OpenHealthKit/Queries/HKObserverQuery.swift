@@ -21,7 +21,7 @@ public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
 /// coalesced into one update), and, when the app enabled background delivery for the type with `.hourly`,
 /// `.daily` or `.weekly`, until that period has passed since the last update. Privacy: changes the app may not
 /// see (another source's samples of a type it may not read) never fire it.
-public final class HKObserverQuery: HKQuery, @unchecked Sendable {
+open class HKObserverQuery: HKQuery, @unchecked Sendable {
     // @unchecked: set-once properties; the handler is @Sendable; mutable state is behind Mutexes.
 
     public typealias UpdateHandler = @Sendable (HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?) -> Void

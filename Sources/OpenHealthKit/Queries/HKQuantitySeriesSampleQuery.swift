@@ -19,7 +19,7 @@ import Synchronization
 /// import, yields its total (or average) over its whole interval, once. When nothing matches, the handler is called
 /// once with `nil` values and `done` true. Privacy as `HKSampleQuery`: without read permission, only the app's own
 /// samples.
-public final class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
+open class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
     // @unchecked: set-once handlers; the options and task are behind Mutexes.
 
     public typealias QuantityHandler = @Sendable (HKQuantitySeriesSampleQuery, HKQuantity?, DateInterval?, HKQuantitySample?, Bool, (any Error)?) -> Void

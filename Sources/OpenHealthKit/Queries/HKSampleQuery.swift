@@ -17,7 +17,7 @@ import Synchronization
 /// ```
 ///
 /// Privacy: an app that may not read the type gets only its own samples, as if nobody else had data.
-public final class HKSampleQuery: HKQuery, @unchecked Sendable {
+open class HKSampleQuery: HKQuery, @unchecked Sendable {
     // @unchecked: the stored properties are set once; the handler is @Sendable; `task` is behind a Mutex.
 
     /// The most samples to return; `HKObjectQueryNoLimit` (0) for all.

@@ -12,7 +12,7 @@ import Synchronization
 /// ```
 ///
 /// Privacy: an app that may not read the type learns of no source but itself.
-public final class HKSourceQuery: HKQuery, @unchecked Sendable {
+open class HKSourceQuery: HKQuery, @unchecked Sendable {
     // @unchecked: set-once properties; the handler is @Sendable; `task` is behind a Mutex.
 
     private let completionHandler: @Sendable (HKSourceQuery, Set<HKSource>?, (any Error)?) -> Void

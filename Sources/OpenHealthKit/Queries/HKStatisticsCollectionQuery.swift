@@ -20,7 +20,7 @@ import Synchronization
 ///
 /// The intervals span the predicate's date range (an overlap `predicateForSamples(withStart:end:)`), or the
 /// samples' when it sets none.
-public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
+open class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     // @unchecked: the handlers and calendar are behind a Mutex; the rest is set once.
 
     public typealias InitialResultsHandler = @Sendable (HKStatisticsCollectionQuery, HKStatisticsCollection?, (any Error)?) -> Void

@@ -19,7 +19,7 @@ import Synchronization
 /// bounds count only for the part inside. The statistics are `nil` when no sample the app may see matches.
 /// Options that do not suit the type's aggregation style (a sum of heart rates) are `errorInvalidArgument`
 /// carrying HealthKit's message.
-public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
+open class HKStatisticsQuery: HKQuery, @unchecked Sendable {
     // @unchecked: set-once properties; the handler is @Sendable; `task` is behind a Mutex.
 
     private let options: HKStatisticsOptions

@@ -15,7 +15,7 @@ import Synchronization
 /// ```
 ///
 /// The app must declare a clinical usage description (`NSHealthClinicalHealthRecordsShareUsageDescription`).
-public final class HKVerifiableClinicalRecordQuery: HKQuery, @unchecked Sendable {
+open class HKVerifiableClinicalRecordQuery: HKQuery, @unchecked Sendable {
     // @unchecked: set-once properties; the handler is @Sendable; `task` is behind a Mutex.
 
     public typealias ResultsHandler = @Sendable (HKVerifiableClinicalRecordQuery, [HKVerifiableClinicalRecord]?, (any Error)?) -> Void

@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// A route the app may not read (no read permission for `HKSeriesType.workoutRoute()` and not its own) is reported
 /// exactly like a route that is not in the store: `errorNoData`, so an app cannot tell the two apart.
-public final class HKWorkoutRouteQuery: HKQuery, @unchecked Sendable {
+open class HKWorkoutRouteQuery: HKQuery, @unchecked Sendable {
     // @unchecked: set-once properties; the running task is behind a Mutex.
 
     public typealias DataHandler = @Sendable (HKWorkoutRouteQuery, [CLLocation]?, Bool, (any Error)?) -> Void

@@ -10,7 +10,7 @@ public import Foundation
 ///     print(statistics.startDate, statistics.sumQuantity()?.doubleValue(for: .count()) ?? 0)
 /// }
 /// ```
-public final class HKStatisticsCollection: Sendable {
+public final class HKStatisticsCollection: NSObject, Sendable {
     private let intervals: StatisticsIntervals
     private let quantityType: HKQuantityType
     private let options: HKStatisticsOptions

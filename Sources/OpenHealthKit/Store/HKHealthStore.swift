@@ -15,7 +15,12 @@ package import HealthStore
 /// try await store.requestAuthorization(toShare: [HKQuantityType(.stepCount)], read: [HKQuantityType(.stepCount)])
 /// store.authorizationStatus(for: HKQuantityType(.stepCount))   // .sharingAuthorized
 /// ```
-public final class HKHealthStore: Sendable {
+///
+/// It is an open class, as HealthKit's is: a test double subclasses it and overrides what the code under test calls.
+/// Every completion-handler method calls its `async` twin, so overriding the `async` form covers both.
+open class HKHealthStore: NSObject, @unchecked Sendable {
+    // @unchecked: every stored property is an immutable `let` of a Sendable value; subclasses (test doubles) keep
+    // their own state safe.
     /// Where the store lives, which app is asking, and who answers authorization requests.
     public struct Configuration: Sendable {
         public var storeDirectory: URL
@@ -40,45 +45,51 @@ public final class HKHealthStore: Sendable {
 
     /// Opens the store described by `configuration`. Opening failures surface as
     /// `HKError(.errorDatabaseInaccessible)` from each call, since HealthKit's initializer cannot throw.
-    public convenience init(configuration: Configuration) {
-        self.init(configuration: configuration, registering: true)
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        opened = Self.open(configuration, registering: true)
+        super.init()
     }
 
     /// The person's own view (`HealthPerson.healthStore`): its reader identity is never registered as an app, and
     /// registering it through the public initializer fails.
     package init(configuration: Configuration, registering: Bool) {
         self.configuration = configuration
-        do {
-            let samples = SampleStore(database: try HealthDatabase(directory: configuration.storeDirectory))
-            if registering { try samples.authorization.register(configuration.app) }
-            opened = .success(samples)
-        } catch let error as HKError {
-            opened = .failure(error)
-        } catch {
-            opened = .failure(HKError(.errorDatabaseInaccessible, "\(error)"))
-        }
+        opened = Self.open(configuration, registering: registering)
+        super.init()
     }
 
     /// Opens the store the environment describes, so unmodified HealthKit code runs:
     /// `OPENHEALTHKIT_STORE` (store folder), `OPENHEALTHKIT_APP` (manifest JSON file) and
     /// `OPENHEALTHKIT_PERSON` (scripted person JSON file). See ``Configuration/fromEnvironment()``.
-    public convenience init() {
+    /// A test double subclassing `HKHealthStore` calls this `super.init()` (or inherits it).
+    public override init() {
         switch Configuration.fromEnvironment() {
         case .success(let configuration):
-            self.init(configuration: configuration)
+            self.configuration = configuration
+            opened = Self.open(configuration, registering: true)
             if case .success(let samples) = opened, let person = configuration.presenter as? ScriptedPresenter,
                let guest = person.script.guestMode {
                 try? samples.authorization.setGuestMode(guest)
             }
         case .failure(let error):
-            self.init(unavailable: error)
+            configuration = Configuration(storeDirectory: URL(fileURLWithPath: "/nonexistent"),
+                                          app: AppManifest(bundleIdentifier: "", name: ""), presenter: ScriptedPresenter(.denyAll))
+            opened = .failure(error)
         }
+        super.init()
     }
 
-    private init(unavailable error: HKError) {
-        configuration = Configuration(storeDirectory: URL(fileURLWithPath: "/nonexistent"),
-                                      app: AppManifest(bundleIdentifier: "", name: ""), presenter: ScriptedPresenter(.denyAll))
-        opened = .failure(error)
+    private static func open(_ configuration: Configuration, registering: Bool) -> Result<SampleStore, HKError> {
+        do {
+            let samples = SampleStore(database: try HealthDatabase(directory: configuration.storeDirectory))
+            if registering { try samples.authorization.register(configuration.app) }
+            return .success(samples)
+        } catch let error as HKError {
+            return .failure(error)
+        } catch {
+            return .failure(HKError(.errorDatabaseInaccessible, "\(error)"))
+        }
     }
 
     /// The authorization database of the opened store.
@@ -97,8 +108,260 @@ public final class HKHealthStore: Sendable {
     }
 
     /// Whether health data is available: always, on this platform.
-    public class func isHealthDataAvailable() -> Bool { true }
+    open class func isHealthDataAvailable() -> Bool { true }
 
     /// Whether this store can hold clinical records: it can.
-    public func supportsHealthRecords() -> Bool { true }
+    open func supportsHealthRecords() -> Bool { true }
+
+    // MARK: - Authorization
+
+    /// The app's permission to save objects of `type`. Read permission is never revealed, as in HealthKit.
+    /// A store that cannot be opened reports `.notDetermined`.
+    open func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
+        (try? service().shareStatus(app: configuration.app.bundleIdentifier, type: type.identifier)) ?? .notDetermined
+    }
+
+    /// Asks the person for access to the types not decided yet, through the configured presenter.
+    /// Completes at once without asking when every type is already decided, or in guest mode.
+    open func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
+        try await service().requestAuthorization(
+            app: configuration.app, share: typesToShare, read: typesToRead, presenter: configuration.presenter)
+    }
+
+    /// Completion-handler form of ``requestAuthorization(toShare:read:)``; the handler runs off the caller's thread.
+    open func requestAuthorization(
+        toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        completeDetached(completion) {
+            try await self.requestAuthorization(toShare: typesToShare ?? [], read: typesToRead ?? [])
+        }
+    }
+
+    /// Whether requesting these types would show the person anything: `.shouldRequest` if any was never
+    /// presented, `.unnecessary` otherwise.
+    open func statusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws
+        -> HKAuthorizationRequestStatus
+    {
+        try service().requestStatus(app: configuration.app.bundleIdentifier,
+                                    share: Set(typesToShare.map(\.identifier)), read: Set(typesToRead.map(\.identifier)))
+    }
+
+    /// Completion-handler form of ``statusForAuthorizationRequest(toShare:read:)``: `.unknown` with the error on failure.
+    open func getRequestStatusForAuthorization(
+        toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
+        completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void
+    ) {
+        Task.detached {
+            do {
+                completion(try await self.statusForAuthorizationRequest(toShare: typesToShare, read: typesToRead), nil)
+            } catch {
+                completion(.unknown, error)
+            }
+        }
+    }
+
+    // MARK: - Saving and deleting
+
+    /// Saves an object. Fails with `errorAuthorizationNotDetermined` or `errorAuthorizationDenied` when the
+    /// app may not share its type, and `errorNotPermissibleForGuestUserMode` in guest mode.
+    open func save(_ object: HKObject) async throws {
+        try sampleStore().save([object], app: configuration.app)
+    }
+
+    /// Saves objects atomically: all of them, or none when any is refused.
+    open func save(_ objects: [HKObject]) async throws {
+        try sampleStore().save(objects, app: configuration.app)
+    }
+
+    /// Completion-handler form of ``save(_:)-(HKObject)``; the handler runs off the caller's thread.
+    open func save(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        completeDetached(completion) { try await self.save(object) }
+    }
+
+    /// Completion-handler form of ``save(_:)-([HKObject])``; the handler runs off the caller's thread.
+    open func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let batch = SendableBox(objects)
+        completeDetached(completion) { try await self.save(batch.value) }
+    }
+
+    /// Deletes an object the app saved. Deleting another source's object fails with `errorAuthorizationDenied`.
+    open func delete(_ object: HKObject) async throws {
+        try sampleStore().delete([object], app: configuration.app)
+    }
+
+    /// Deletes objects the app saved, atomically.
+    open func delete(_ objects: [HKObject]) async throws {
+        try sampleStore().delete(objects, app: configuration.app)
+    }
+
+    /// Completion-handler form of ``delete(_:)-(HKObject)``; the handler runs off the caller's thread.
+    open func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        completeDetached(completion) { try await self.delete(object) }
+    }
+
+    /// Completion-handler form of ``delete(_:)-([HKObject])``; the handler runs off the caller's thread.
+    open func delete(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let batch = SendableBox(objects)
+        completeDetached(completion) { try await self.delete(batch.value) }
+    }
+
+    /// Deletes every object of `objectType` that this app saved and that matches `predicate` (made by
+    /// `HKQuery.predicateFor…`, possibly combined with `NSCompoundPredicate`), and returns how many. Other
+    /// sources' objects are left alone. A predicate OpenHealthKit cannot compile is `errorInvalidArgument`.
+    open func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
+        try sampleStore().deleteObjects(ofType: objectType, matching: try SampleFilter(predicate), app: configuration.app)
+    }
+
+    /// Completion-handler form of ``deleteObjects(of:predicate:)``; the handler gets success, the number
+    /// deleted and the error, off the caller's thread.
+    open func deleteObjects(
+        of objectType: HKObjectType, predicate: NSPredicate, withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void
+    ) {
+        let predicate = SendableBox(predicate)
+        Task.detached {
+            do {
+                let count = try await self.deleteObjects(of: objectType, predicate: predicate.value)
+                completion(true, count, nil)
+            } catch {
+                completion(false, 0, error)
+            }
+        }
+    }
+
+    /// Associates samples with a workout this app saved, saving those not yet in the store (share permission for
+    /// their types needed), all or nothing. Find them again with `HKQuery.predicateForObjects(from: workout)`.
+    /// Adding them changes none of the workout's own values.
+    @available(*, deprecated, message: "HealthKit deprecated it in iOS 17 for HKWorkoutBuilder")
+    open func addSamples(_ samples: [HKSample], to workout: HKWorkout) async throws {
+        try sampleStore().associate(samples, with: workout, app: configuration.app)
+    }
+
+    /// Completion-handler form of ``addSamples(_:to:)``; the handler runs off the caller's thread.
+    @available(*, deprecated, message: "HealthKit deprecated it in iOS 17 for HKWorkoutBuilder")
+    open func add(_ samples: [HKSample], to workout: HKWorkout, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let batch = SendableBox(samples)
+        completeDetached(completion) { try await self.addSamples(batch.value, to: workout) }
+    }
+
+    /// The earliest date an app may save or read samples for: no limit here.
+    open func earliestPermittedSampleDate() -> Date { .distantPast }
+
+    // MARK: - Queries
+
+    /// Starts a query; its handler runs off the caller's thread. A kind of query OpenHealthKit cannot run yet
+    /// is reported on standard error and never calls its handler.
+    open func execute(_ query: HKQuery) {
+        guard let query = query as? any ExecutableQuery else {
+            FileHandle.standardError.write(Data("OpenHealthKit: \(type(of: query)) queries are not supported yet\n".utf8))
+            return
+        }
+        query.start(on: self)
+    }
+
+    /// Stops a query: a one-shot query that has not answered yet never will; a long-running one stops updating.
+    open func stop(_ query: HKQuery) {
+        (query as? any ExecutableQuery)?.stop()
+    }
+
+    // MARK: - Characteristics
+
+    /// The person's biological sex; `.notSet` when not entered or when the app may not read it.
+    open func biologicalSex() throws -> HKBiologicalSexObject {
+        HKBiologicalSexObject(biologicalSex: try characteristic(.biologicalSex).flatMap(HKBiologicalSex.init) ?? .notSet)
+    }
+
+    /// The person's blood type; `.notSet` when not entered or when the app may not read it.
+    open func bloodType() throws -> HKBloodTypeObject {
+        HKBloodTypeObject(bloodType: try characteristic(.bloodType).flatMap(HKBloodType.init) ?? .notSet)
+    }
+
+    /// The person's Fitzpatrick skin type; `.notSet` when not entered or when the app may not read it.
+    open func fitzpatrickSkinType() throws -> HKFitzpatrickSkinTypeObject {
+        HKFitzpatrickSkinTypeObject(skinType: try characteristic(.fitzpatrickSkinType).flatMap(HKFitzpatrickSkinType.init) ?? .notSet)
+    }
+
+    /// Whether the person uses a wheelchair; `.notSet` when not entered or when the app may not read it.
+    open func wheelchairUse() throws -> HKWheelchairUseObject {
+        HKWheelchairUseObject(wheelchairUse: try characteristic(.wheelchairUse).flatMap(HKWheelchairUse.init) ?? .notSet)
+    }
+
+    /// The person's Move ring mode; `.activeEnergy` when not entered or when the app may not read it.
+    open func activityMoveMode() throws -> HKActivityMoveModeObject {
+        HKActivityMoveModeObject(activityMoveMode: try characteristic(.activityMoveMode).flatMap(HKActivityMoveMode.init) ?? .activeEnergy)
+    }
+
+    /// The person's date of birth as year, month and day (Gregorian). Empty components when not entered
+    /// or when the app may not read it — the two look the same, as in HealthKit.
+    open func dateOfBirthComponents() throws -> DateComponents {
+        guard let text = try characteristicStore().value(.dateOfBirth, visibleTo: configuration.app.bundleIdentifier) else {
+            return DateComponents()
+        }
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return DateComponents() }
+        return DateComponents(calendar: Calendar(identifier: .gregorian), year: parts[0], month: parts[1], day: parts[2])
+    }
+
+    // MARK: - Background delivery
+
+    /// Asks to be woken for changes to `type` at most this often. The request is kept in the store (it outlives
+    /// the process, as in HealthKit) and observer queries of this app honour it: with `.hourly`, `.daily` or
+    /// `.weekly`, an observer fires at most once per period and holds later changes until the period ends;
+    /// with `.immediate` (or nothing enabled) it fires for every change.
+    open func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {
+        try BackgroundDeliveryStore(database: sampleStore().database).enable(app: configuration.app.bundleIdentifier, type: type, frequency: frequency)
+    }
+
+    open func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency,
+                                         withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        completeDetached(completion) { try await self.enableBackgroundDelivery(for: type, frequency: frequency) }
+    }
+
+    /// Stops background delivery for `type`.
+    open func disableBackgroundDelivery(for type: HKObjectType) async throws {
+        try BackgroundDeliveryStore(database: sampleStore().database).disable(app: configuration.app.bundleIdentifier, type: type)
+    }
+
+    open func disableBackgroundDelivery(for type: HKObjectType, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        completeDetached(completion) { try await self.disableBackgroundDelivery(for: type) }
+    }
+
+    /// Stops background delivery for every type.
+    open func disableAllBackgroundDelivery() async throws {
+        try BackgroundDeliveryStore(database: sampleStore().database).disableAll(app: configuration.app.bundleIdentifier)
+    }
+
+    open func disableAllBackgroundDelivery(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        completeDetached(completion) { try await self.disableAllBackgroundDelivery() }
+    }
+
+    // MARK: - Preferences
+
+    /// The units the person prefers for these types: their own choice (`HealthPerson.setPreferredUnit(_:for:)`,
+    /// `health prefer`), else the units of their last imported Apple Health export, else the usual units where they
+    /// live (`count/min` for heart rate, km or mi, kg or lb, °C or °F). As in HealthKit, the app must have asked for
+    /// read or share access to every type first: otherwise `errorAuthorizationNotDetermined`.
+    open func preferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
+        let service = try service()
+        let app = configuration.app.bundleIdentifier
+        for type in quantityTypes where app != AuthorizationService.personReader {
+            let askedToShare = try service.requestStatus(app: app, share: [type.identifier], read: []) == .unnecessary
+            let askedToRead = try service.requestStatus(app: app, share: [], read: [type.identifier]) == .unnecessary
+            guard askedToShare || askedToRead else {
+                throw HKError(.errorAuthorizationNotDetermined,
+                              "\(app) must request read or share access to \(type.identifier) before asking for its preferred unit")
+            }
+        }
+        let units = PreferredUnitStore(database: try sampleStore().database)
+        return try Dictionary(uniqueKeysWithValues: quantityTypes.map { ($0, try units.unit(for: $0)) })
+    }
+
+    /// Completion-handler form of ``preferredUnits(for:)``; the handler runs off the caller's thread.
+    open func preferredUnits(
+        for quantityTypes: Set<HKQuantityType>, completion: @escaping @Sendable ([HKQuantityType: HKUnit], (any Error)?) -> Void
+    ) {
+        Task.detached {
+            do { completion(try await self.preferredUnits(for: quantityTypes), nil) } catch { completion([:], error) }
+        }
+    }
 }
