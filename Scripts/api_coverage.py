@@ -12,7 +12,9 @@ prose lists its §10 counts) becomes one or more lookups of a Swift symbol (pare
 symbol graph spells them, e.g. `HKHealthStore` + `save(_:withCompletion:)`). The symbols are the real public
 API, read from `swift-symbolgraph-extract` output for OpenHealthKit and the package modules it re-exports
 (`@_exported import`), so nothing is counted by hand. Items marked `// BETA 27` are left out of the
-denominator and reported apart. Only the Python 3 standard library is used.
+denominator and reported apart. Symbol graphs leave out `@available(*, unavailable)` declarations, so such
+stubs count as missing (a caller cannot use them); deprecated ones count. Only the Python 3 standard library
+is used.
 
 Exit status: 0, or 1 when --min-percent is not reached, or 2 when the symbols cannot be produced.
 """
@@ -29,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -264,7 +267,10 @@ def parse_properties(mods: str, keyword: str, rest: str, ctx: LineContext) -> li
     settable = keyword == "var" and ("set }" in type_part or ctx.mutable_vars)
     declared_type = re.sub(r"\{.*\}", "", type_part).strip().rstrip("?!")
     checks = []
-    for name in split_top_level(names_part, ","):
+    names = split_top_level(names_part, ",")
+    if not names:
+        raise Unparsed("property without a name")
+    for name in names:
         if name.startswith("<") and name.endswith(">"):
             # HKError's `static var <codeName>`: one listed line standing for a static var per error code.
             if ctx.parent is None or not is_type_path(declared_type):
@@ -329,7 +335,9 @@ def parse_surface(path: str) -> Surface:
             section, group = "", None   # unnumbered sections (Sources, Conventions) declare nothing
         elif raw.startswith("### ") and section:
             heading = raw[4:].strip()
-            name = heading.split(" — ", 1)[0].strip() if " — " in heading else heading
+            # "HKQuantitySample — class : HKSample — iOS 8.0" names one type; headings without " — " name
+            # several ("HKAuthorizationStatus (8.0), …") or a topic, and their notes in parentheses are dropped.
+            name = heading.split(" — ", 1)[0].strip() if " — " in heading else re.sub(r"\s*\([^)]*\)", "", heading)
             group = Group(section, name, tuple(name.split(".")) if is_type_path(name) else None)
             groups.append(group)
         elif group is None and section:
@@ -344,6 +352,7 @@ def parse_surface(path: str) -> Surface:
             g.decls.extend(parse_prose_lists(g))
     expand_placeholders(groups, unparsed)
     expected, expected_total = parse_expected_counts(lines)
+    unparsed.sort(key=lambda u: u[2])
     return Surface([s for s in sections if any(g.section == s and g.decls for g in groups)],
                    groups, unparsed, expected, expected_total)
 
@@ -408,16 +417,23 @@ def expand_placeholders(groups: list[Group], unparsed: list) -> None:
         for c in d.checks:
             if c.kind == "case":
                 cases.setdefault(c.parent, []).append(c.title)
-    for d in (d for g in groups for d in g.decls):
-        expanded = []
-        for c in d.checks:
-            if c.kind != "placeholder":
-                expanded.append(c)
-            elif c.expand in cases:
-                expanded += [Check(c.parent, n, "property", type_level=True) for n in cases[c.expand]]
+    for g in groups:
+        kept = []
+        for d in g.decls:
+            expanded = []
+            for c in d.checks:
+                if c.kind != "placeholder":
+                    expanded.append(c)
+                elif c.expand in cases:
+                    expanded += [Check(c.parent, n, "property", type_level=True) for n in cases[c.expand]]
+                else:
+                    unparsed.append((d.section, d.group, d.lineno, d.text,
+                                     f"no cases listed for {'.'.join(c.expand)}"))
+                    break
             else:
-                unparsed.append((d.section, d.group, d.lineno, d.text, f"no cases listed for {'.'.join(c.expand)}"))
-        d.checks = expanded
+                d.checks = expanded
+                kept.append(d)
+        g.decls = kept
 
 
 def parse_expected_counts(lines: list[str]) -> tuple[list, int | None]:
@@ -517,7 +533,12 @@ def extract_symbol_graphs(modules: list[str], modules_dir: str, out_dir: str) ->
                "-minimum-access-level", "public", "-output-dir", out_dir,
                "-module-cache-path", os.path.join(out_dir, "ModuleCache")] + flags
         commands.append(cmd)
-        result = subprocess.run(cmd, capture_output=True, text=True)
+        for attempt in range(2):
+            # A concurrent `swift build` may be rewriting the .swiftmodule files: try a second time.
+            result = subprocess.run(cmd, capture_output=True, text=True)
+            if result.returncode == 0:
+                break
+            time.sleep(3)
         if result.returncode != 0 or not os.path.exists(os.path.join(out_dir, module + ".symbols.json")):
             print(f"api_coverage: symbol graph extraction failed for {module}:\n$ {shlex.join(cmd)}\n"
                   f"{result.stderr.strip()}", file=sys.stderr)
@@ -670,6 +691,12 @@ def coverage_rows(surface: Surface) -> list[tuple[str, int, int]]:
     return rows
 
 
+def display_path(path: str) -> str:
+    """Relative to the repository when inside it, else as given."""
+    relative = os.path.relpath(os.path.abspath(path), REPO)
+    return path if relative.startswith("..") else relative
+
+
 def percent(found: int, listed: int) -> str:
     return f"{100.0 * found / listed:.1f}%" if listed else "-"
 
@@ -751,7 +778,7 @@ def print_notes(surface: Surface, index: SymbolIndex, modules: list[str], module
     if surface.unparsed:
         print(f"\nUnparsed checklist lines ({len(surface.unparsed)}, not counted):")
         for section, group, lineno, line, why in surface.unparsed:
-            print(f"  {os.path.basename(SURFACE)}:{lineno} [{section} / {group}] {line}\n      ({why})")
+            print(f"  line {lineno} [{section} / {group}] {line}\n      ({why})")
     else:
         print("\nUnparsed checklist lines: none")
     print()
@@ -793,7 +820,7 @@ def main() -> int:
     match_all(surface, index)
 
     rows = coverage_rows(surface)
-    print(f"HealthKit API coverage of {' + '.join(modules)} against {os.path.relpath(args.surface, REPO)}\n")
+    print(f"HealthKit API coverage of {' + '.join(modules)} against {display_path(args.surface)}\n")
     print_table(rows, args.markdown)
     print_notes(surface, index, modules, args.modules)
     if args.missing:

@@ -206,7 +206,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     }
 
     /// The span from start to end less the time between pause and resume events (a pause with no resume lasts to the end).
-    private static func activeDuration(start: Date, end: Date, events: [HKWorkoutEvent]?) -> TimeInterval {
+    package static func activeDuration(start: Date, end: Date, events: [HKWorkoutEvent]?) -> TimeInterval {
         var paused: TimeInterval = 0
         var pausedSince: Date?
         for event in (events ?? []).sorted(by: { $0.dateInterval.start < $1.dateInterval.start }) {

@@ -5,8 +5,9 @@ package import HealthModel
 extension SampleStore {
     /// Associates quantity and category samples with a workout `app` saved (`HKHealthStore.add(_:to:)`), saving
     /// those not yet in the store as `app`'s own — all in one transaction, or nothing. The workout must be saved
-    /// first; samples already saved must be `app`'s own; new samples need share permission for their types.
-    package func associate(_ samples: [HKSample], with workout: HKWorkout, app: AppManifest) throws {
+    /// first — or, with `savingWorkout` (`HKWorkoutBuilder.finishWorkout()`), saved in the same transaction; samples
+    /// already saved must be `app`'s own; new samples need share permission for their types.
+    package func associate(_ samples: [HKSample], with workout: HKWorkout, app: AppManifest, savingWorkout: Bool = false) throws {
         if try authorization.isGuestMode() {
             throw HKError(.errorNotPermissibleForGuestUserMode, "adding samples to a workout is not permitted in guest mode")
         }
@@ -24,7 +25,14 @@ extension SampleStore {
         }
         let new = samples.filter { !saved.contains($0.uuid.uuidString) }
         for type in Set(new.map(\.sampleType)) { try checkShare(type: type, app: app) }
+        if savingWorkout { try checkShare(type: workout.sampleType, app: app) }
         try write { db in
+            if savingWorkout {
+                let sourceId = try SampleStore.sourceId(for: revision.source, in: db, create: true)!
+                try SampleStore.recordSpans([workout], in: db)
+                try insert(workout, sourceId: sourceId, revision: revision, correlationId: nil,
+                           savedAt: Date().timeIntervalSinceReferenceDate, in: db)
+            }
             guard let workoutRow = try Row.fetchOne(db, sql: "SELECT id, sourceId FROM sample WHERE uuid = ? AND kind = 3",
                                                     arguments: [workout.uuid.uuidString]) else {
                 throw HKError.invalidArgument("workout \(workout.uuid) is not in the store; save it before adding samples to it")
@@ -48,6 +56,6 @@ extension SampleStore {
                 try link.execute(arguments: [workoutRow["id"] as Int64, sample.uuid.uuidString])
             }
         }
-        changes.post(Set(new.map(\.sampleType.identifier)))
+        changes.post(Set(new.map(\.sampleType.identifier) + (savingWorkout ? [workout.sampleType.identifier] : [])))
     }
 }
