@@ -216,6 +216,7 @@ GLOBAL_STRING_GROUPS = [
     ("HKDevicePropertyKey", "Device property keys"),
     ("HKPredicateKeyPath", "Predicate key paths"),
     ("HKSampleSortIdentifier", "Sort identifiers"),
+    ("HKWorkoutSortIdentifier", "Workout sort identifiers"),
     ("HKSourceRevision", "Source revision wildcards"),  # all declared elsewhere or without a value for now
 ]
 # Rows of the "(global constant)" group: generated as listed; HKErrorDomain lives in Errors/HKError.swift.

@@ -309,6 +309,7 @@ package struct SampleStore: Sendable {
         order: [SampleOrder] = [SampleOrder(key: .startDate, ascending: true)], limit: Int? = nil
     ) throws -> [HKSample] {
         let condition = try SampleFilter.condition(filter, type: type.identifier)
+        precondition(order.allSatisfy(\.key.isColumn), "workout keys are sorted in memory, never by SQL")
         let orderBy = (order.map { "\($0.key.rawValue) \($0.ascending ? "ASC" : "DESC")" } + ["id ASC"]).joined(separator: ", ")
         let limitClause: SQL = limit.map { "LIMIT \($0)" } ?? ""
         return try read { db in

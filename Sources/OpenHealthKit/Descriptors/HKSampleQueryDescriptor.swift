@@ -33,7 +33,8 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecke
             switch descriptor.keyPath {
             case \Sample.startDate: return SampleOrder(key: .startDate, ascending: ascending)
             case \Sample.endDate: return SampleOrder(key: .endDate, ascending: ascending)
-            default: throw HKError.invalidArgument("sample query descriptors sort by \\.startDate or \\.endDate only")
+            case let keyPath? where keyPath as AnyKeyPath == \HKWorkout.duration: return SampleOrder(key: .duration, ascending: ascending)
+            default: throw HKError.invalidArgument("sample query descriptors sort by \\.startDate or \\.endDate (workouts also by \\.duration) only")
             }
         }
         let plans = try predicates.map {

@@ -11,6 +11,9 @@ struct SampleQueryPlan: Sendable {
 
     init(type: HKSampleType, predicate: NSPredicate?, limit: Int, order: [SampleOrder]) throws {
         guard limit >= 0 else { throw HKError.invalidArgument("a query's limit is \(limit); it must be 0 (no limit) or more") }
+        if let key = order.first(where: { !$0.key.isColumn }), type != HKObjectType.workoutType() {
+            throw HKError.invalidArgument("only workouts can be sorted by \(key.key); \(type.identifier) samples by start or end date")
+        }
         self.type = type
         self.filter = try SampleFilter(optional: predicate)
         self.limit = limit == HKObjectQueryNoLimit ? nil : limit
@@ -18,8 +21,39 @@ struct SampleQueryPlan: Sendable {
     }
 
     func run(on store: HKHealthStore) throws -> [HKSample] {
-        try store.sampleStore().samples(ofType: type, matching: filter, visibleTo: store.configuration.app.bundleIdentifier,
-                                        order: order, limit: limit)
+        let app = store.configuration.app.bundleIdentifier
+        guard order.allSatisfy(\.key.isColumn) else {
+            // A workout's duration and totals are not columns: sort the app's matching workouts here, then cut.
+            var samples = try store.sampleStore().samples(ofType: type, matching: filter, visibleTo: app)
+            samples.sort { Self.precedes($0, $1, by: order) }
+            if let limit, samples.count > limit { samples.removeLast(samples.count - limit) }
+            return samples
+        }
+        return try store.sampleStore().samples(ofType: type, matching: filter, visibleTo: app, order: order, limit: limit)
+    }
+
+    /// Whether `a` sorts before `b` by `keys` (equal on every key: neither). A workout without a total sorts
+    /// before those with one, as SQL sorts NULL first.
+    static func precedes(_ a: HKSample, _ b: HKSample, by keys: [SampleOrder]) -> Bool {
+        for key in keys {
+            let (x, y) = (value(of: a, key.key), value(of: b, key.key))
+            if x != y { return key.ascending ? x < y : x > y }
+        }
+        return false
+    }
+
+    private static func value(of sample: HKSample, _ key: SampleOrder.Key) -> Double {
+        let workout = sample as? HKWorkout
+        func total(_ quantity: HKQuantity?, _ unit: HKUnit) -> Double { quantity.map { $0.doubleValue(for: unit) } ?? -.infinity }
+        return switch key {
+        case .startDate: sample.startDate.timeIntervalSinceReferenceDate
+        case .endDate: sample.endDate.timeIntervalSinceReferenceDate
+        case .duration: workout?.duration ?? -.infinity
+        case .totalDistance: total(workout?.totalDistance, .meter())
+        case .totalEnergyBurned: total(workout?.totalEnergyBurned, .kilocalorie())
+        case .totalSwimmingStrokeCount: total(workout?.totalSwimmingStrokeCount, .count())
+        case .totalFlightsClimbed: total(workout?.totalFlightsClimbed, .count())
+        }
     }
 
     /// Runs several plans (one per type) and merges their rows into one order, keeping the limit. Each plan's
@@ -28,26 +62,32 @@ struct SampleQueryPlan: Sendable {
         guard plans.count > 1 else { return try plans.first?.run(on: store) ?? [] }
         var samples = try plans.flatMap { try $0.run(on: store) }
         let keys = plans[0].order
-        samples.sort { a, b in
-            for key in keys {
-                let (x, y) = key.key == .startDate ? (a.startDate, b.startDate) : (a.endDate, b.endDate)
-                if x != y { return key.ascending ? x < y : x > y }
-            }
-            return false
-        }
+        samples.sort { precedes($0, $1, by: keys) }
         if let limit = plans[0].limit, samples.count > limit { samples.removeLast(samples.count - limit) }
         return samples
     }
 
-    /// The sort keys of `NSSortDescriptor`s: start or end date; anything else is `errorInvalidArgument`.
+    /// The sort keys of `NSSortDescriptor`s: start or end date, and for workouts the `HKWorkoutSortIdentifier…` keys;
+    /// anything else is `errorInvalidArgument`.
     static func order(_ descriptors: [NSSortDescriptor]) throws -> [SampleOrder] {
         try descriptors.map { descriptor in
-            switch descriptor.keyPath {
-            case \HKSample.startDate: SampleOrder(key: .startDate, ascending: descriptor.ascending)
-            case \HKSample.endDate: SampleOrder(key: .endDate, ascending: descriptor.ascending)
-            default: throw HKError.invalidArgument(
-                "samples can be sorted by HKSampleSortIdentifierStartDate or HKSampleSortIdentifierEndDate only")
+            let key: SampleOrder.Key? = switch descriptor.keyPath {
+            case \HKSample.startDate: .startDate
+            case \HKSample.endDate: .endDate
+            case \HKWorkout.duration: .duration
+            case \HKWorkout.totalDistanceSortKey: .totalDistance
+            case \HKWorkout.totalEnergyBurnedSortKey: .totalEnergyBurned
+            case \HKWorkout.totalSwimmingStrokeCountSortKey: .totalSwimmingStrokeCount
+            case \HKWorkout.totalFlightsClimbedSortKey: .totalFlightsClimbed
+            default: nil
             }
+            guard let key else {
+                throw HKError.invalidArgument("""
+                    samples can be sorted by HKSampleSortIdentifierStartDate or HKSampleSortIdentifierEndDate, and workouts \
+                    by the HKWorkoutSortIdentifier keys, only
+                    """)
+            }
+            return SampleOrder(key: key, ascending: descriptor.ascending)
         }
     }
 }

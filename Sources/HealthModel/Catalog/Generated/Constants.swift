@@ -226,6 +226,14 @@ public let HKPredicateKeyPathWorkoutActivityAverageQuantity = "activityAverageQu
 public let HKSampleSortIdentifierStartDate = "HKSampleSortIdentifierStartDate"
 public let HKSampleSortIdentifierEndDate = "HKSampleSortIdentifierEndDate"
 
+// MARK: - Workout sort identifiers (enums.tsv)
+
+public let HKWorkoutSortIdentifierDuration = "HKWorkoutSortIdentifierDuration"
+public let HKWorkoutSortIdentifierTotalDistance = "HKWorkoutSortIdentifierTotalDistance"
+public let HKWorkoutSortIdentifierTotalEnergyBurned = "HKWorkoutSortIdentifierTotalEnergyBurned"
+public let HKWorkoutSortIdentifierTotalSwimmingStrokeCount = "totalSwimmingStrokeCount"
+public let HKWorkoutSortIdentifierTotalFlightsClimbed = "totalFlightsClimbed"
+
 // MARK: - Other global constants (enums.tsv)
 
 public let HKDetailedCDAValidationErrorKey = "HKDetailedCDAValidationErrorKey"
@@ -250,6 +258,4 @@ public let HKObjectQueryNoLimit: Int = 0
 // HKVerifiableClinicalRecordSourceTypeSMARTHealthCard,
 // HKVerifiableClinicalRecordSourceTypeEUDigitalCOVIDCertificate, HKVerifiableClinicalRecordCredentialTypeCOVID19,
 // HKVerifiableClinicalRecordCredentialTypeImmunization, HKVerifiableClinicalRecordCredentialTypeLaboratory,
-// HKVerifiableClinicalRecordCredentialTypeRecovery, HKWorkoutSortIdentifierDuration,
-// HKWorkoutSortIdentifierTotalDistance, HKWorkoutSortIdentifierTotalEnergyBurned,
-// HKWorkoutSortIdentifierTotalSwimmingStrokeCount, HKWorkoutSortIdentifierTotalFlightsClimbed.
+// HKVerifiableClinicalRecordCredentialTypeRecovery.

@@ -1199,6 +1199,11 @@ extension HealthCatalog {
         ("HKPredicateKeyPathWorkoutActivityAverageQuantity", HKPredicateKeyPathWorkoutActivityAverageQuantity),
         ("HKSampleSortIdentifierStartDate", HKSampleSortIdentifierStartDate),
         ("HKSampleSortIdentifierEndDate", HKSampleSortIdentifierEndDate),
+        ("HKWorkoutSortIdentifierDuration", HKWorkoutSortIdentifierDuration),
+        ("HKWorkoutSortIdentifierTotalDistance", HKWorkoutSortIdentifierTotalDistance),
+        ("HKWorkoutSortIdentifierTotalEnergyBurned", HKWorkoutSortIdentifierTotalEnergyBurned),
+        ("HKWorkoutSortIdentifierTotalSwimmingStrokeCount", HKWorkoutSortIdentifierTotalSwimmingStrokeCount),
+        ("HKWorkoutSortIdentifierTotalFlightsClimbed", HKWorkoutSortIdentifierTotalFlightsClimbed),
         ("HKDetailedCDAValidationErrorKey", HKDetailedCDAValidationErrorKey),
         ("HKUserPreferencesDidChangeNotification", HKUserPreferencesDidChangeNotification),
     ]
