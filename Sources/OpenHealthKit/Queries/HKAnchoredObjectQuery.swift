@@ -50,7 +50,24 @@ open class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
         self.resultsHandler = resultsHandler
         super.init(objectType: queryDescriptors.first?.sampleType, predicate: queryDescriptors.first?.predicate)
     }
+
+    /// HealthKit's first anchored query, with integer anchors (`HKAnchoredObjectQueryNoAnchor` to start): the samples
+    /// added since `anchor`, and the anchor to continue from. It reports no deletions.
+    @available(*, deprecated, message: "Use init(type:predicate:anchor:limit:resultsHandler:)")
+    public convenience init(
+        type: HKSampleType, predicate: NSPredicate?, anchor: Int, limit: Int,
+        completionHandler: @escaping @Sendable (HKAnchoredObjectQuery, [HKSample]?, Int, (any Error)?) -> Void
+    ) {
+        let start = anchor == Int(HKAnchoredObjectQueryNoAnchor) ? nil : HKQueryAnchor(fromValue: anchor)
+        self.init(type: type, predicate: predicate, anchor: start, limit: limit) { query, samples, _, next, error in
+            completionHandler(query, samples, next.map { Int($0.position.sample) } ?? anchor, error)
+        }
+    }
 }
+
+/// The integer anchor that starts HealthKit's deprecated `HKAnchoredObjectQuery(type:predicate:anchor:limit:completionHandler:)`
+/// from the beginning.
+public let HKAnchoredObjectQueryNoAnchor: Int32 = 0
 
 extension HKAnchoredObjectQuery: ExecutableQuery {
     func start(on store: HKHealthStore) {

@@ -161,6 +161,16 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Handles an authorization request an app extension made, as the containing app does in HealthKit. Here an
+    /// extension is an ordinary process with its own `HKHealthStore`, whose request is presented to the person where it
+    /// is made: nothing is ever waiting for the app, so this completes at once with success.
+    open func handleAuthorizationForExtension() async throws {}
+
+    /// Completion-handler form of ``handleAuthorizationForExtension()``.
+    open func handleAuthorizationForExtension(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        completeDetached(completion) { try await self.handleAuthorizationForExtension() }
+    }
+
     // MARK: - Saving and deleting
 
     /// Saves an object. Fails with `errorAuthorizationNotDetermined` or `errorAuthorizationDenied` when the
@@ -289,6 +299,17 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// The person's Move ring mode; `.activeEnergy` when not entered or when the app may not read it.
     open func activityMoveMode() throws -> HKActivityMoveModeObject {
         HKActivityMoveModeObject(activityMoveMode: try characteristic(.activityMoveMode).flatMap(HKActivityMoveMode.init) ?? .activeEnergy)
+    }
+
+    /// The person's date of birth, at the start of that day in the Gregorian calendar; `errorNoData` when not entered
+    /// or when the app may not read it.
+    @available(*, deprecated, renamed: "dateOfBirthComponents()")
+    open func dateOfBirth() throws -> Date {
+        let components = try dateOfBirthComponents()
+        guard let date = components.calendar?.date(from: components) else {
+            throw HKError(.errorNoData, "no date of birth this app may read")
+        }
+        return date
     }
 
     /// The person's date of birth as year, month and day (Gregorian). Empty components when not entered

@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import OpenHealthKit
+
+/// The smaller corners of HKHealthStore's API real code still calls: the deprecated date of birth, the integer-anchor
+/// query, the preferences notification and the extension authorization hand-off.
+@Suite("HKHealthStore's smaller API")
+struct HealthStoreSmallAPITests {
+    @Test @available(*, deprecated) func dateOfBirthIsTheStartOfThatDayOrNoData() async throws {
+        let (store, _, folder) = makeStore(.allowAll)
+        let birth = HKObjectType.characteristicType(forIdentifier: .dateOfBirth)!
+        try await store.requestAuthorization(toShare: [], read: [birth])
+        #expect(throws: HKError(.errorNoData)) { try store.dateOfBirth() }
+        try HealthPerson(storeDirectory: folder).setDateOfBirth(DateComponents(year: 1990, month: 5, day: 17))
+        let date = try store.dateOfBirth()
+        #expect(Calendar(identifier: .gregorian).dateComponents([.year, .month, .day, .hour], from: date)
+                == DateComponents(year: 1990, month: 5, day: 17, hour: 0))
+    }
+
+    @Test @available(*, deprecated) func theIntegerAnchorQueryReturnsOnlyWhatWasAddedSinceItsAnchor() async throws {
+        let (store, _, _) = makeStore(.allowAll)
+        try await store.requestAuthorization(toShare: [steps], read: [steps])
+        func walk(_ count: Double, _ offset: TimeInterval) -> HKQuantitySample {
+            HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: count),
+                             start: now.addingTimeInterval(offset), end: now.addingTimeInterval(offset + 60))
+        }
+        func run(from anchor: Int) async -> ([Double], Int) {
+            await withCheckedContinuation { done in
+                store.execute(HKAnchoredObjectQuery(type: steps, predicate: nil, anchor: anchor, limit: HKObjectQueryNoLimit) { _, samples, next, _ in
+                    done.resume(returning: ((samples ?? []).map { ($0 as! HKQuantitySample).quantity.doubleValue(for: .count()) }, next))
+                })
+            }
+        }
+        try await store.save([walk(100, 0), walk(200, 60)])
+        let (first, anchor) = await run(from: Int(HKAnchoredObjectQueryNoAnchor))
+        #expect(first.sorted() == [100, 200] && anchor > 0)
+        try await store.save(walk(300, 120))
+        let (second, later) = await run(from: anchor)
+        #expect(second == [300] && later > anchor)
+        let (none, same) = await run(from: later)
+        #expect(none.isEmpty && same == later)
+    }
+
+    @Test func changingAPreferredUnitPostsHKUserPreferencesDidChange() async throws {
+        let (_, _, folder) = makeStore(.allowAll)
+        let person = try HealthPerson(storeDirectory: folder)
+        let posted = Mutex(0)
+        let observer = NotificationCenter.default.addObserver(forName: .HKUserPreferencesDidChange, object: nil, queue: nil) { _ in
+            posted.withLock { $0 += 1 }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try person.setPreferredUnit(.pound(), for: HKQuantityType(.bodyMass))
+        #expect(posted.withLock { $0 } == 1)
+        #expect(Notification.Name.HKUserPreferencesDidChange.rawValue == HKUserPreferencesDidChangeNotification)
+    }
+
+    @Test func handlingAnExtensionsAuthorizationCompletesWithSuccess() async throws {
+        let (store, _, _) = makeStore(.denyAll)
+        try await store.handleAuthorizationForExtension()
+        let result: (Bool, (any Error)?) = await withCheckedContinuation { done in
+            store.handleAuthorizationForExtension { ok, error in done.resume(returning: (ok, error)) }
+        }
+        #expect(result.0 && result.1 == nil)
+    }
+}
