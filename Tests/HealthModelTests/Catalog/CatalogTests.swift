@@ -38,10 +38,10 @@ struct CatalogTests {
         #expect(HKClinicalTypeIdentifier.catalogConstants.count == 9)
         #expect(HKFHIRResourceType.catalogConstants.count == 12)
         #expect(HKFHIRRelease.catalogConstants.count == 3)
-        // 8 device property keys, 54 predicate key paths, 2 sort identifiers, HKDetailedCDAValidationErrorKey and
-        // HKUserPreferencesDidChangeNotification. (The source revision wildcards are declared by
-        // Objects/HKSourceRevision.swift.)
-        #expect(HealthCatalog.globalStringConstants.count == 66)
+        // 8 device property keys, 54 predicate key paths, 2 sample and 5 workout sort identifiers,
+        // HKDetailedCDAValidationErrorKey and HKUserPreferencesDidChangeNotification. (The source revision wildcards
+        // are declared by Objects/HKSourceRevision.swift.)
+        #expect(HealthCatalog.globalStringConstants.count == 71)
     }
 
     // MARK: - Types
@@ -318,7 +318,8 @@ struct CatalogTests {
 
     @Test func everyGlobalStringConstant() throws {
         let rows = try Tables.rows("enums.tsv")
-        let groups: Set<String> = ["HKDevicePropertyKey", "HKPredicateKeyPath", "HKSampleSortIdentifier", "HKSourceRevision"]
+        let groups: Set<String> = ["HKDevicePropertyKey", "HKPredicateKeyPath", "HKSampleSortIdentifier", "HKWorkoutSortIdentifier",
+                                   "HKSourceRevision"]
         let globals: Set<String> = ["HKDetailedCDAValidationErrorKey", "HKUserPreferencesDidChangeNotification"]
         // Declared outside the catalog (Errors/, Objects/), with the same values; not generated.
         let declaredElsewhere: Set<String> = ["HKErrorDomain", "HKSourceRevisionAnyVersion", "HKSourceRevisionAnyProductType"]
