@@ -1,9 +1,9 @@
 package import Foundation
 
 extension SampleFilter {
-    /// The filter an `NSPredicate` stands for: one made by `HKQuery.predicateFor…`, or an `NSCompoundPredicate`
-    /// of such. Any other predicate (format strings, blocks) cannot be compiled to SQL and is an
-    /// `HKError(.errorInvalidArgument)` rather than a silent scan.
+    /// The filter an `NSPredicate` stands for: one made by `HKQuery.predicateFor…` or by `NSPredicate(format:)` over
+    /// HealthKit's key paths, or an `NSCompoundPredicate` of such. Any other predicate (blocks) cannot be compiled to
+    /// SQL and is an `HKError(.errorInvalidArgument)` rather than a silent scan.
     package init(_ predicate: NSPredicate) throws {
         switch predicate {
         case let predicate as HKFilterPredicate:
@@ -19,9 +19,14 @@ extension SampleFilter {
             @unknown default: throw HKError.invalidArgument("unknown compound predicate type \(compound.compoundPredicateType.rawValue)")
             }
         default:
+            let probe = FilterProbe()
+            if predicate.evaluate(with: probe), let filter = probe.filter {
+                self = filter  // made by NSPredicate(format:)
+                return
+            }
             throw HKError.invalidArgument(
                 "a \(type(of: predicate)) is not a predicate OpenHealthKit can run; build predicates with "
-                    + "HKQuery.predicateFor… and combine them with NSCompoundPredicate")
+                    + "HKQuery.predicateFor…, NSPredicate(format:) over HealthKit's key paths, and NSCompoundPredicate")
         }
     }
 

@@ -5,6 +5,8 @@ package import Foundation
 package indirect enum SampleFilter: Sendable, Hashable {
     /// Samples in a date range, by HealthKit's rules for `HKQueryOptions` (see `matches`).
     case dateRange(start: Date?, end: Date?, options: HKQueryOptions)
+    /// A sample's start or end date compared with a date (`NSPredicate(format: "%K >= %@", HKPredicateKeyPathStartDate, …)`).
+    case dateCompare(SampleDateField, ComparisonOperator, Date)
     case uuids(Set<UUID>)
     /// Objects saved by any of these apps.
     case sources(Set<String>)
@@ -83,6 +85,9 @@ package indirect enum SampleFilter: Sendable, Hashable {
         case .dateRange(let start, let end, let options):
             guard let sample = object as? HKSample else { return false }
             return Self.inRange(sampleStart: sample.startDate, sampleEnd: sample.endDate, start: start, end: end, options: options)
+        case .dateCompare(let field, let op, let date):
+            guard let sample = object as? HKSample else { return false }
+            return op.compare(field == .startDate ? sample.startDate : sample.endDate, date)
         case .uuids(let uuids):
             return uuids.contains(object.uuid)
         case .sources(let bundleIdentifiers):
@@ -317,4 +322,9 @@ package enum ActivityCondition: Sendable, Hashable {
     case dates(start: Date?, end: Date?, options: HKQueryOptions)
     /// The activity's own statistic (`sum`, `minimum`, `maximum`, `average`) of one of `types`, in base units.
     case statistic(ComparisonOperator, statistic: String, types: Set<String>, base: Double)
+}
+
+/// Which of a sample's dates a `SampleFilter.dateCompare` reads.
+package enum SampleDateField: String, Sendable, Hashable {
+    case startDate, endDate
 }

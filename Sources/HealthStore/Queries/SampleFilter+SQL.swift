@@ -36,6 +36,8 @@ extension SampleFilter {
                 if let to { parts.append("\(end) <= \(to)") }
             }
             return Self.all(parts)
+        case .dateCompare(let field, let op, let date):
+            return "sample.\(sql: field.rawValue) \(sql: op.rawValue) \(date.timeIntervalSinceReferenceDate)"
         case .uuids(let uuids):
             return "sample.uuid IN \(uuids.map(\.uuidString))"
         case .sources(let bundleIdentifiers):
