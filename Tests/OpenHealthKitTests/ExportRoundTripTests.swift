@@ -56,8 +56,9 @@ private func contentDump(of folder: URL) throws -> [String] {
                    s.sourceVersion, s.productType, d.name AS deviceName, d.manufacturer, d.model, d.hardwareVersion, d.softwareVersion,
                    c.uuid AS correlation
             FROM sample s JOIN sampleType t ON t.code = s.typeCode JOIN source src ON src.id = s.sourceId LEFT JOIN device d ON d.id = s.deviceId
-            LEFT JOIN sample c ON c.id = s.correlationId WHERE s.kind IN (0, 1, 2, 3, 6)
+            LEFT JOIN sample c ON c.id = s.correlationId WHERE s.kind IN (0, 1, 2, 3, 6, 7)
             """, rounding: ["startDate", "endDate"])
+        try add("beat", "SELECT s.uuid, b.position, b.offset, b.precededByGap FROM heartbeat b JOIN sample s ON s.id = b.sampleId")
         try add("route", """
             SELECT w.uuid AS workout, s.uuid, s.count, l.position, l.timestamp, l.latitude, l.longitude, l.altitude,
                    l.horizontalAccuracy, l.verticalAccuracy, l.course, l.speed
@@ -69,7 +70,7 @@ private func contentDump(of folder: URL) throws -> [String] {
         try add("file", "SELECT path, data FROM exportFile")
         try add("metadata", """
             SELECT s.uuid, m.key, m.kind, m.text, m.number, m.integer FROM metadata m JOIN sample s ON s.id = m.sampleId
-            WHERE s.kind IN (0, 1, 2, 3, 6)
+            WHERE s.kind IN (0, 1, 2, 3, 6, 7)
             """)
         try add("workout", "SELECT s.uuid, w.activityType, w.duration FROM workout w JOIN sample s ON s.id = w.sampleId", rounding: ["duration"])
         try add("activity", """

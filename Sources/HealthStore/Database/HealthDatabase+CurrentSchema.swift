@@ -146,6 +146,9 @@ extension HealthDatabase {
         CREATE TABLE "exportElement" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL, "xml" TEXT NOT NULL, "identity" TEXT NOT NULL UNIQUE, "importedAt" DOUBLE NOT NULL)
         """#,
         #"""
+        CREATE TABLE "heartbeat" ("sampleId" INTEGER NOT NULL REFERENCES "sample"("id") ON DELETE CASCADE, "position" INTEGER NOT NULL, "offset" DOUBLE NOT NULL, "precededByGap" BOOLEAN NOT NULL, PRIMARY KEY ("sampleId", "position")) WITHOUT ROWID
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

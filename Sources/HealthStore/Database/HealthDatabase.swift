@@ -608,6 +608,17 @@ package final class HealthDatabase: Sendable {
                 t.add(column: "timeZoneByPerson", .boolean).notNull().defaults(to: false)
             }
         }
+        migrator.registerMigration("v18: heartbeat series") { db in
+            // Heartbeat series are samples of kind 7 (the kind CHECK allows 0…15 since v13); their beats, in order:
+            // seconds since the series' start, and whether beats may be missing before each.
+            try db.create(table: "heartbeat", options: .withoutRowID) { t in
+                t.column("sampleId", .integer).notNull().references("sample", onDelete: .cascade)
+                t.column("position", .integer).notNull()
+                t.column("offset", .double).notNull()
+                t.column("precededByGap", .boolean).notNull()
+                t.primaryKey(["sampleId", "position"])
+            }
+        }
         return migrator
     }()
 }

@@ -194,10 +194,17 @@ package struct ExportRows: Sendable {
 
             var counts = Counts()
             let exported = [SampleKind.quantity, .category, .correlation, .workout, .clinicalRecord].map(\.rawValue)
-            // Routes go with their workouts; one without a workout has no place in export.xml.
+            // Routes go with their workouts; one without a workout has no place in export.xml. A heartbeat series goes out
+            // as the beat list of the heart-rate variability record it came with (same source and dates); one an app built
+            // alone has no place there either.
+            let variability = SampleTypeCode.code(HKQuantityTypeIdentifier.heartRateVariabilitySDNN.rawValue)
             for row in try Row.fetchAll(db, sql: """
                 SELECT typeCode, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?)
-                AND NOT (kind = \(SampleKind.route.rawValue) AND id IN (SELECT sampleId FROM workoutAssociation)) GROUP BY typeCode
+                AND NOT (kind = \(SampleKind.route.rawValue) AND id IN (SELECT sampleId FROM workoutAssociation))
+                AND NOT (kind = \(SampleKind.heartbeatSeries.rawValue) AND EXISTS (
+                    SELECT 1 FROM sample h WHERE h.typeCode = \(variability) AND h.startDate = sample.startDate
+                    AND h.endDate = sample.endDate AND h.sourceId = sample.sourceId))
+                GROUP BY typeCode
                 """,
                                         arguments: StatementArguments(exported)) {
                 let code: Int64 = row["typeCode"]
@@ -330,7 +337,7 @@ package struct ExportRows: Sendable {
                 value = .workout(try WorkoutStorage.workout(
                     row: row, metadata: entries.isEmpty ? nil : Dictionary(entries, uniquingKeysWith: { $1 }), revision: revision,
                     device: device?.device, in: db))
-            case .document, .clinicalRecord, .route:
+            case .document, .clinicalRecord, .route, .heartbeatSeries:
                 throw HKError(.errorDatabaseInaccessible, "a \(row.type) sample is not a Record of an export")
             }
             return ExportSample(uuid: uuid, type: row.type, value: value, startDate: Date(timeIntervalSinceReferenceDate: row.startDate),

@@ -200,6 +200,10 @@ extension SampleStore {
             ON CONFLICT (type) DO UPDATE SET maxDuration = MAX(maxDuration, excluded.maxDuration)
             """)
         for (type, duration) in longest { try upsert.execute(arguments: [type, duration]) }
+        // Heartbeat series come from the variability records (below) and span what they do.
+        if let variability = longest[HKQuantityTypeIdentifier.heartRateVariabilitySDNN.rawValue] {
+            try upsert.execute(arguments: [HKDataTypeIdentifierHeartbeatSeries, variability])
+        }
 
         let connection = db.sqliteConnection
         let insert = try RawStatement(connection, Self.insertSQL(rows: 1))
@@ -265,12 +269,36 @@ extension SampleStore {
             statement.bind(first + 5, integer)
         }
         /// Stores what a newly inserted row holds beyond its columns.
-        func store(_ details: ImportedSample.Details, of sampleId: Int64) throws {
+        func store(_ details: ImportedSample.Details, of sampleId: Int64, row: ImportedSample) throws {
             if let extra = details.extra {
                 try db.execute(sql: "INSERT INTO sampleExtra (sampleId, xml) VALUES (?, ?)", arguments: [sampleId, extra])
+                if row.shape.typeCode == variabilityCode, extra.contains("InstantaneousBeatsPerMinute"),
+                   let beats = Self.beats(fromVariabilityList: extra, start: row.start, end: row.end) {
+                    try storeSeries(beats, of: sampleId, row: row)
+                }
             }
             for (key, value) in details.metadata ?? [:] { metadata.append((sampleId, key, value)) }
             try flushMetadata(all: false)
+        }
+        // A heart-rate variability record's beat list also becomes a heartbeat series, as the watch saved it: same
+        // source, device, dates and save time, its UUID derived from the record's (so importing again adds nothing).
+        let variabilityCode = SampleTypeCode.code(HKQuantityTypeIdentifier.heartRateVariabilitySDNN.rawValue)
+        let copySeriesRow = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO sample (uuid, typeCode, kind, startDate, endDate, count, sourceId, sourceVersion, productType, osVersion,
+                                          deviceId, savedAt)
+            SELECT ?, ?, \(SampleKind.heartbeatSeries.rawValue), startDate, endDate, ?, sourceId, sourceVersion, productType, osVersion,
+                   deviceId, savedAt FROM sample WHERE id = ?
+            """)
+        let insertBeat = try db.cachedStatement(sql: "INSERT INTO heartbeat (sampleId, position, offset, precededByGap) VALUES (?, ?, ?, ?)")
+        func storeSeries(_ beats: [HeartbeatSeriesBeat], of sampleId: Int64, row: ImportedSample) throws {
+            let uuid = WorkoutStorage.derivedUUID(row.uuid, Self.heartbeatNamespace)
+            try copySeriesRow.execute(arguments: [uuid.uuidString, SampleTypeCode.code(HKDataTypeIdentifierHeartbeatSeries), beats.count, sampleId])
+            guard db.changesCount > 0 else { return }
+            let seriesId = db.lastInsertedRowID
+            for (position, beat) in beats.enumerated() {
+                try insertBeat.execute(arguments: [seriesId, position, beat.offset, beat.precededByGap])
+            }
+            count(HKDataTypeIdentifierHeartbeatSeries, 1)
         }
         let inserted = try db.cachedStatement(sql: "SELECT id FROM sample WHERE uuid = ? AND id > ?")
         /// After a 16-row INSERT: counts what it added and left out, and stores the details of the rows it added. Those
@@ -292,7 +320,7 @@ extension SampleStore {
                     continue
                 }
                 count(row.shape.type, 1)
-                if let details = row.details { try store(details, of: id) }
+                if let details = row.details { try store(details, of: id, row: row) }
             }
         }
         try rows.withUnsafeBufferPointer { rows in
@@ -357,7 +385,7 @@ extension SampleStore {
                     continue
                 }
                 count(shape.type, 1)
-                if let details = rows[index].details { try store(details, of: sqlite3_last_insert_rowid(connection)) }
+                if let details = rows[index].details { try store(details, of: sqlite3_last_insert_rowid(connection), row: rows[index]) }
             }
         }
         try flushMetadata(all: true)

@@ -11,6 +11,7 @@ enum SampleKind: Int, Codable {
     case document = 4
     case clinicalRecord = 5
     case route = 6
+    case heartbeatSeries = 7
 }
 
 /// A row of `sample`: one saved sample. Quantities keep both the SI-base value (for statistics in SQL)

@@ -89,6 +89,11 @@ package struct SampleStore: Sendable {
                     throw HKError.invalidArgument("CDA document sample \(document.uuid) has no document data to save")
                 }
                 types.insert(document.sampleType)
+            case let series as HKHeartbeatSeriesSample:
+                guard series.beats != nil else {
+                    throw HKError.invalidArgument("heartbeat series \(series.uuid) carries no beats; build it with HKHeartbeatSeriesBuilder")
+                }
+                types.insert(series.sampleType)
             case let sample as HKSample:
                 throw HKError.invalidArgument("saving \(sample.sampleType.identifier) objects is not supported by this store yet")
             default:
@@ -165,6 +170,9 @@ package struct SampleStore: Sendable {
         case let route as HKWorkoutRoute:
             kind = .route
             count = route.count
+        case let series as HKHeartbeatSeriesSample:
+            kind = .heartbeatSeries
+            count = series.count
         default:
             break
         }
@@ -193,6 +201,9 @@ package struct SampleStore: Sendable {
         }
         if let workout = sample as? HKWorkout {
             try WorkoutStorage.insert(workout, sampleId: sampleId, in: db)
+        }
+        if let series = sample as? HKHeartbeatSeriesSample {
+            try SampleStore.insertBeats(of: series, sampleId: sampleId, in: db)
         }
         if let document = (sample as? HKCDADocumentSample)?.document, let data = document.documentData {
             try db.execute(sql: """
@@ -393,6 +404,9 @@ package struct SampleStore: Sendable {
                 return try WorkoutStorage.workout(row: row, metadata: metadata, revision: revision, device: device, in: db)
             case (.clinicalRecord, let type as HKClinicalType):
                 return try ClinicalRecordStore.record(sampleId: id, type: type, uuid: uuid, received: start, revision: revision, in: db)
+            case (.heartbeatSeries, is HKSeriesType):
+                return HKHeartbeatSeriesSample(count: row.count, start: start, end: end, uuid: uuid, metadata: metadata,
+                                               sourceRevision: revision, device: device)
             case (.route, is HKSeriesType):
                 return HKWorkoutRoute(count: row.count, start: start, end: end, uuid: uuid, metadata: metadata, sourceRevision: revision,
                                       device: device)

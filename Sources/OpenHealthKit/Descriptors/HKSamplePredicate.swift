@@ -55,6 +55,12 @@ extension HKSamplePredicate where Sample == HKWorkoutRoute {
     }
 }
 
+extension HKSamplePredicate where Sample == HKHeartbeatSeriesSample {
+    public static func heartbeatSeries(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKHeartbeatSeriesSample> {
+        .init(sampleType: HKSeriesType.heartbeat(), predicate: predicate)
+    }
+}
+
 extension HKSamplePredicate where Sample == HKClinicalRecord {
     public static func clinicalRecord(type: HKClinicalType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKClinicalRecord> {
         .init(sampleType: type, predicate: predicate)
