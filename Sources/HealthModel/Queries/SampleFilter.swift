@@ -7,6 +7,9 @@ package indirect enum SampleFilter: Sendable, Hashable {
     case dateRange(start: Date?, end: Date?, options: HKQueryOptions)
     /// A sample's start or end date compared with a date (`NSPredicate(format: "%K >= %@", HKPredicateKeyPathStartDate, …)`).
     case dateCompare(SampleDateField, ComparisonOperator, Date)
+    /// Electrocardiograms with this classification or symptoms status (raw values).
+    case electrocardiogramClassification(Int)
+    case electrocardiogramSymptoms(Int)
     case uuids(Set<UUID>)
     /// Objects saved by any of these apps.
     case sources(Set<String>)
@@ -85,6 +88,10 @@ package indirect enum SampleFilter: Sendable, Hashable {
         case .dateRange(let start, let end, let options):
             guard let sample = object as? HKSample else { return false }
             return Self.inRange(sampleStart: sample.startDate, sampleEnd: sample.endDate, start: start, end: end, options: options)
+        case .electrocardiogramClassification(let raw):
+            return (object as? HKElectrocardiogram)?.classification.rawValue == raw
+        case .electrocardiogramSymptoms(let raw):
+            return (object as? HKElectrocardiogram)?.symptomsStatus.rawValue == raw
         case .dateCompare(let field, let op, let date):
             guard let sample = object as? HKSample else { return false }
             return op.compare(field == .startDate ? sample.startDate : sample.endDate, date)

@@ -116,6 +116,9 @@ package struct AuthorizationService: Sendable {
             if type is HKClinicalType {
                 throw HKError.invalidArgument("clinical types are read-only: \(type.identifier) cannot be requested for sharing")
             }
+            if type is HKElectrocardiogramType {
+                throw HKError.invalidArgument("electrocardiograms are read-only: \(type.identifier) cannot be requested for sharing")
+            }
             if type is HKCorrelationType {
                 throw HKError.invalidArgument(
                     "\(type.identifier) cannot be requested for sharing; request its member types (e.g. systolic and diastolic blood pressure)")
@@ -214,7 +217,7 @@ package struct AuthorizationService: Sendable {
         guard let objectType = HKObjectType.type(forIdentifier: type) else {
             throw HKError.invalidArgument("\"\(type)\" is not a HealthKit type identifier")
         }
-        if share == true, !(objectType is HKSampleType) || objectType is HKClinicalType {
+        if share == true, !(objectType is HKSampleType) || objectType is HKClinicalType || objectType is HKElectrocardiogramType {
             throw HKError.invalidArgument("\(type) is read-only: no app may write it")
         }
         let now = Date().timeIntervalSince1970

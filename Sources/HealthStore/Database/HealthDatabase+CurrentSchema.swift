@@ -149,6 +149,9 @@ extension HealthDatabase {
         CREATE TABLE "heartbeat" ("sampleId" INTEGER NOT NULL REFERENCES "sample"("id") ON DELETE CASCADE, "position" INTEGER NOT NULL, "offset" DOUBLE NOT NULL, "precededByGap" BOOLEAN NOT NULL, PRIMARY KEY ("sampleId", "position")) WITHOUT ROWID
         """#,
         #"""
+        CREATE TABLE "electrocardiogram" ("sampleId" INTEGER PRIMARY KEY REFERENCES "sample"("id") ON DELETE CASCADE, "classification" INTEGER NOT NULL, "symptomsStatus" INTEGER NOT NULL, "averageHeartRate" DOUBLE, "samplingFrequency" DOUBLE, "voltages" BLOB NOT NULL)
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

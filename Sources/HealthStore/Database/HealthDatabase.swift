@@ -619,6 +619,18 @@ package final class HealthDatabase: Sendable {
                 t.primaryKey(["sampleId", "position"])
             }
         }
+        migrator.registerMigration("v19: electrocardiograms") { db in
+            // Electrocardiograms are samples of kind 8: the ECG app's conclusion, and the voltages (microvolts, one lead,
+            // little-endian doubles at the sampling frequency).
+            try db.create(table: "electrocardiogram") { t in
+                t.primaryKey("sampleId", .integer).references("sample", onDelete: .cascade)
+                t.column("classification", .integer).notNull()
+                t.column("symptomsStatus", .integer).notNull()
+                t.column("averageHeartRate", .double)
+                t.column("samplingFrequency", .double)
+                t.column("voltages", .blob).notNull()
+            }
+        }
         return migrator
     }()
 }

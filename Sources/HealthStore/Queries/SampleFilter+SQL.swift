@@ -36,6 +36,10 @@ extension SampleFilter {
                 if let to { parts.append("\(end) <= \(to)") }
             }
             return Self.all(parts)
+        case .electrocardiogramClassification(let raw):
+            return "sample.id IN (SELECT sampleId FROM electrocardiogram WHERE classification = \(raw))"
+        case .electrocardiogramSymptoms(let raw):
+            return "sample.id IN (SELECT sampleId FROM electrocardiogram WHERE symptomsStatus = \(raw))"
         case .dateCompare(let field, let op, let date):
             return "sample.\(sql: field.rawValue) \(sql: op.rawValue) \(date.timeIntervalSinceReferenceDate)"
         case .uuids(let uuids):

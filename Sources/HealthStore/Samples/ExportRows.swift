@@ -196,10 +196,10 @@ package struct ExportRows: Sendable {
             let exported = [SampleKind.quantity, .category, .correlation, .workout, .clinicalRecord].map(\.rawValue)
             // Routes go with their workouts; one without a workout has no place in export.xml. A heartbeat series goes out
             // as the beat list of the heart-rate variability record it came with (same source and dates); one an app built
-            // alone has no place there either.
+            // alone has no place there either. Electrocardiograms go out as the CSV files they came from.
             let variability = SampleTypeCode.code(HKQuantityTypeIdentifier.heartRateVariabilitySDNN.rawValue)
             for row in try Row.fetchAll(db, sql: """
-                SELECT typeCode, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?)
+                SELECT typeCode, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?, \(SampleKind.electrocardiogram.rawValue))
                 AND NOT (kind = \(SampleKind.route.rawValue) AND id IN (SELECT sampleId FROM workoutAssociation))
                 AND NOT (kind = \(SampleKind.heartbeatSeries.rawValue) AND EXISTS (
                     SELECT 1 FROM sample h WHERE h.typeCode = \(variability) AND h.startDate = sample.startDate
@@ -337,7 +337,7 @@ package struct ExportRows: Sendable {
                 value = .workout(try WorkoutStorage.workout(
                     row: row, metadata: entries.isEmpty ? nil : Dictionary(entries, uniquingKeysWith: { $1 }), revision: revision,
                     device: device?.device, in: db))
-            case .document, .clinicalRecord, .route, .heartbeatSeries:
+            case .document, .clinicalRecord, .route, .heartbeatSeries, .electrocardiogram:
                 throw HKError(.errorDatabaseInaccessible, "a \(row.type) sample is not a Record of an export")
             }
             return ExportSample(uuid: uuid, type: row.type, value: value, startDate: Date(timeIntervalSinceReferenceDate: row.startDate),

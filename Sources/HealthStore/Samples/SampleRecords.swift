@@ -12,6 +12,7 @@ enum SampleKind: Int, Codable {
     case clinicalRecord = 5
     case route = 6
     case heartbeatSeries = 7
+    case electrocardiogram = 8
 }
 
 /// A row of `sample`: one saved sample. Quantities keep both the SI-base value (for statistics in SQL)

@@ -89,6 +89,9 @@ package struct SampleStore: Sendable {
                     throw HKError.invalidArgument("CDA document sample \(document.uuid) has no document data to save")
                 }
                 types.insert(document.sampleType)
+            case let ecg as HKElectrocardiogram:
+                throw HKError(.errorAuthorizationDenied,
+                              "electrocardiograms are read-only: only the person's ECG recordings come into the store (\(ecg.uuid))")
             case let series as HKHeartbeatSeriesSample:
                 guard series.beats != nil else {
                     throw HKError.invalidArgument("heartbeat series \(series.uuid) carries no beats; build it with HKHeartbeatSeriesBuilder")
@@ -173,6 +176,9 @@ package struct SampleStore: Sendable {
         case let series as HKHeartbeatSeriesSample:
             kind = .heartbeatSeries
             count = series.count
+        case let ecg as HKElectrocardiogram:
+            kind = .electrocardiogram
+            count = ecg.numberOfVoltageMeasurements
         default:
             break
         }
@@ -204,6 +210,9 @@ package struct SampleStore: Sendable {
         }
         if let series = sample as? HKHeartbeatSeriesSample {
             try SampleStore.insertBeats(of: series, sampleId: sampleId, in: db)
+        }
+        if let ecg = sample as? HKElectrocardiogram {
+            try SampleStore.insertRecording(of: ecg, sampleId: sampleId, in: db)
         }
         if let document = (sample as? HKCDADocumentSample)?.document, let data = document.documentData {
             try db.execute(sql: """
@@ -407,6 +416,9 @@ package struct SampleStore: Sendable {
             case (.heartbeatSeries, is HKSeriesType):
                 return HKHeartbeatSeriesSample(count: row.count, start: start, end: end, uuid: uuid, metadata: metadata,
                                                sourceRevision: revision, device: device)
+            case (.electrocardiogram, is HKElectrocardiogramType):
+                return try SampleStore.electrocardiogram(sampleId: id, start: start, end: end, count: row.count, uuid: uuid, metadata: metadata,
+                                                         revision: revision, device: device, in: db)
             case (.route, is HKSeriesType):
                 return HKWorkoutRoute(count: row.count, start: start, end: end, uuid: uuid, metadata: metadata, sourceRevision: revision,
                                       device: device)
