@@ -7,7 +7,9 @@ public import Foundation
 /// version.fhirRelease            // .r4
 /// HKFHIRVersion.primaryDSTU2().stringRepresentation   // "1.0.2"
 /// ```
-public final class HKFHIRVersion: NSObject, Sendable {
+///
+/// `NSSecureCoding` (the three numbers) and `NSCopying` (the version itself), as HealthKit's.
+public final class HKFHIRVersion: NSObject, NSSecureCoding, NSCopying, Sendable {
     public let majorVersion: Int
     public let minorVersion: Int
     public let patchVersion: Int
@@ -27,6 +29,34 @@ public final class HKFHIRVersion: NSObject, Sendable {
         }
         self.init(major: major, minor: minor, patch: patch)
     }
+
+    // MARK: NSSecureCoding, NSCopying
+
+    private enum Key {
+        static let major = "majorVersion"
+        static let minor = "minorVersion"
+        static let patch = "patchVersion"
+    }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(majorVersion, forKey: Key.major)
+        coder.encode(minorVersion, forKey: Key.minor)
+        coder.encode(patchVersion, forKey: Key.patch)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let parts = coder.decodeValid("HKFHIRVersion", {
+            let parts = try [Key.major, Key.minor, Key.patch].map { try coder.decodeRequiredInteger(forKey: $0) }
+            guard parts.allSatisfy({ $0 >= 0 }) else { throw ArchiveError.invalid("a FHIR version has a negative number") }
+            return parts
+        }) else { return nil }
+        self.init(major: parts[0], minor: parts[1], patch: parts[2])
+    }
+
+    /// Versions are immutable: a copy is the version itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 
     /// 1.0.2, the DSTU2 version HealthKit uses.
     public class func primaryDSTU2() -> HKFHIRVersion { HKFHIRVersion(major: 1, minor: 0, patch: 2) }

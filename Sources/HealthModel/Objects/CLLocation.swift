@@ -34,7 +34,9 @@ public struct CLLocationCoordinate2D: Sendable, Hashable {
 /// let point = CLLocation(coordinate: CLLocationCoordinate2D(latitude: 37.78, longitude: -122.40), altitude: 4,
 ///                        horizontalAccuracy: 8, verticalAccuracy: 6, course: 206, speed: 0.18, timestamp: Date())
 /// ```
-public final class CLLocation: NSObject, Sendable {
+///
+/// `NSSecureCoding` (every value, exactly) and `NSCopying` (the location itself), as CoreLocation's.
+public final class CLLocation: NSObject, NSSecureCoding, NSCopying, Sendable {
     public let coordinate: CLLocationCoordinate2D
     public let altitude: CLLocationDistance
     public let horizontalAccuracy: CLLocationAccuracy
@@ -59,6 +61,44 @@ public final class CLLocation: NSObject, Sendable {
         self.init(coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: 0, horizontalAccuracy: 0,
                   verticalAccuracy: -1, course: -1, speed: -1, timestamp: Date())
     }
+
+    // MARK: NSSecureCoding, NSCopying
+
+    private enum Key {
+        static let latitude = "latitude"
+        static let longitude = "longitude"
+        static let altitude = "altitude"
+        static let horizontalAccuracy = "horizontalAccuracy"
+        static let verticalAccuracy = "verticalAccuracy"
+        static let course = "course"
+        static let speed = "speed"
+        static let timestamp = "timestamp"
+    }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(coordinate.latitude, forKey: Key.latitude)
+        coder.encode(coordinate.longitude, forKey: Key.longitude)
+        coder.encode(altitude, forKey: Key.altitude)
+        coder.encode(horizontalAccuracy, forKey: Key.horizontalAccuracy)
+        coder.encode(verticalAccuracy, forKey: Key.verticalAccuracy)
+        coder.encode(course, forKey: Key.course)
+        coder.encode(speed, forKey: Key.speed)
+        coder.encodeDate(timestamp, forKey: Key.timestamp)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        let keys = [Key.latitude, Key.longitude, Key.altitude, Key.horizontalAccuracy, Key.verticalAccuracy, Key.course, Key.speed]
+        guard case let (v, timestamp)? = coder.decodeValid("CLLocation", {
+            (try keys.map { try coder.decodeRequiredDouble(forKey: $0) }, try coder.decodeDate(forKey: Key.timestamp))
+        }) else { return nil }
+        self.init(coordinate: CLLocationCoordinate2D(latitude: v[0], longitude: v[1]), altitude: v[2], horizontalAccuracy: v[3],
+                  verticalAccuracy: v[4], course: v[5], speed: v[6], timestamp: timestamp)
+    }
+
+    /// Locations are immutable: a copy is the location itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 
     public override func isEqual(_ object: Any?) -> Bool {
         guard let rhs = object as? CLLocation else { return false }

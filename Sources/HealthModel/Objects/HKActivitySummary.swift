@@ -13,7 +13,10 @@ public import Foundation
 ///
 /// Like Apple's, the object is mutable, and changing one never changes the store. Its properties are guarded by a
 /// lock, so a summary may be handed between tasks.
-public final class HKActivitySummary: NSObject, @unchecked Sendable {
+///
+/// `NSSecureCoding`, as HealthKit's: every value and goal, the move mode, the pause and the day come back as archived.
+/// `NSCopying` makes an independent summary with the same values (it is mutable).
+public final class HKActivitySummary: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
     // @unchecked: every stored value lives in `values`, read and written under `lock`.
 
     private struct Values {
@@ -89,6 +92,65 @@ public final class HKActivitySummary: NSObject, @unchecked Sendable {
     public var appleStandHoursGoal: HKQuantity {
         get { standHoursGoal ?? HKQuantity(unit: .count(), doubleValue: 0) }
         set { standHoursGoal = newValue }
+    }
+
+    // MARK: NSSecureCoding, NSCopying
+
+    private enum Key {
+        static let day = "day"
+        static let activityMoveMode = "activityMoveMode"
+        static let isPaused = "isPaused"
+        static let exerciseTimeGoal = "exerciseTimeGoal"
+        static let standHoursGoal = "standHoursGoal"
+    }
+
+    /// The quantities every summary has, with their archive keys.
+    private static var quantityKeys: [(String, WritableKeyPath<Values, HKQuantity>)] {
+        [
+            ("activeEnergyBurned", \.activeEnergyBurned), ("appleMoveTime", \.appleMoveTime), ("appleExerciseTime", \.appleExerciseTime),
+            ("appleStandHours", \.appleStandHours), ("activeEnergyBurnedGoal", \.activeEnergyBurnedGoal), ("appleMoveTimeGoal", \.appleMoveTimeGoal),
+        ]
+    }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        let v = lock.withLock { values }
+        coder.encodeIfPresent(v.day?.text, forKey: Key.day)
+        coder.encodeEnum(v.activityMoveMode, forKey: Key.activityMoveMode)
+        coder.encode(v.isPaused, forKey: Key.isPaused)
+        for (key, path) in HKActivitySummary.quantityKeys {
+            coder.encode(v[keyPath: path], forKey: key)
+        }
+        coder.encodeIfPresent(v.exerciseTimeGoal, forKey: Key.exerciseTimeGoal)
+        coder.encodeIfPresent(v.standHoursGoal, forKey: Key.standHoursGoal)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let decoded = coder.decodeValid("HKActivitySummary", { () throws -> Values in
+            var v = Values()
+            if let text = try coder.decodeIfPresent(String.self, forKey: Key.day) {
+                guard let day = ActivityDay(text: text) else { throw ArchiveError.invalid("\"\(text)\" is not a day (yyyy-MM-dd)") }
+                v.day = day
+            }
+            v.activityMoveMode = try coder.decodeEnum(HKActivityMoveMode.self, forKey: Key.activityMoveMode)
+            v.isPaused = try coder.decodeRequiredBool(forKey: Key.isPaused)
+            for (key, path) in HKActivitySummary.quantityKeys {
+                v[keyPath: path] = try coder.decode(HKQuantity.self, forKey: key)
+            }
+            v.exerciseTimeGoal = try coder.decodeIfPresent(HKQuantity.self, forKey: Key.exerciseTimeGoal)
+            v.standHoursGoal = try coder.decodeIfPresent(HKQuantity.self, forKey: Key.standHoursGoal)
+            return v
+        }) else { return nil }
+        self.init()
+        values = decoded
+    }
+
+    /// Summaries are mutable: a copy is a new summary with the same values, which changes on its own.
+    public func copy(with zone: NSZone? = nil) -> Any {
+        let copy = HKActivitySummary()
+        copy.values = lock.withLock { values }
+        return copy
     }
 
     public override var description: String {

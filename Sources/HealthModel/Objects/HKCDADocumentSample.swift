@@ -13,6 +13,9 @@ public import Foundation
 /// title, a patient name (`recordTarget`), an author name and a custodian organization name; otherwise the
 /// initializer throws `errorInvalidArgument` naming what is missing. (HealthKit validates against the full CDA
 /// schema; OpenHealthKit checks these parts, which it needs.)
+///
+/// `NSSecureCoding`, as HealthKit's: the document (its data when it was read, its title and names) comes back with
+/// the sample.
 public final class HKCDADocumentSample: HKDocumentSample, @unchecked Sendable {
     /// The document; its `documentData` is `nil` when a document query ran without `includeDocumentData`.
     public let document: HKCDADocument?
@@ -33,6 +36,23 @@ public final class HKCDADocumentSample: HKDocumentSample, @unchecked Sendable {
         self.init(document: document, start: startDate, end: endDate, metadata: checked, device: nil)
     }
 
+    // MARK: NSSecureCoding
+
+    private static let documentKey = "document"
+
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encodeIfPresent(document, forKey: HKCDADocumentSample.documentKey)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (sample, document)? = coder.decodeValid("HKCDADocumentSample", {
+            (try CodedSampleFields(coder: coder), try coder.decode(HKCDADocument.self, forKey: HKCDADocumentSample.documentKey))
+        }) else { return nil }
+        self.init(document: document, start: sample.start, end: sample.end, uuid: sample.object.uuid, metadata: sample.object.metadata,
+                  sourceRevision: sample.object.sourceRevision, device: sample.object.device)
+    }
+
     /// The same sample without its document data (what a document query without `includeDocumentData` returns).
     package func withoutDocumentData() -> HKCDADocumentSample {
         guard let document, document.documentData != nil else { return self }
@@ -43,8 +63,9 @@ public final class HKCDADocumentSample: HKDocumentSample, @unchecked Sendable {
     }
 }
 
-/// A CDA document: its XML and the title and names read from it.
-public final class HKCDADocument: NSObject, Sendable {
+/// A CDA document: its XML and the title and names read from it. `NSSecureCoding` (every field) and `NSCopying`
+/// (the document itself).
+public final class HKCDADocument: NSObject, NSSecureCoding, NSCopying, Sendable {
     /// The XML, or `nil` when it was not asked for.
     public let documentData: Data?
     public let title: String
@@ -59,4 +80,36 @@ public final class HKCDADocument: NSObject, Sendable {
         self.authorName = authorName
         self.custodianName = custodianName
     }
+
+    // MARK: NSSecureCoding, NSCopying
+
+    private enum Key {
+        static let documentData = "documentData"
+        static let title = "title"
+        static let patientName = "patientName"
+        static let authorName = "authorName"
+        static let custodianName = "custodianName"
+    }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encodeIfPresent(documentData, forKey: Key.documentData)
+        coder.encode(title, forKey: Key.title)
+        coder.encode(patientName, forKey: Key.patientName)
+        coder.encode(authorName, forKey: Key.authorName)
+        coder.encode(custodianName, forKey: Key.custodianName)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (data, title, patient, author, custodian)? = coder.decodeValid("HKCDADocument", {
+            (try coder.decodeIfPresent(Data.self, forKey: Key.documentData), try coder.decode(String.self, forKey: Key.title),
+             try coder.decode(String.self, forKey: Key.patientName), try coder.decode(String.self, forKey: Key.authorName),
+             try coder.decode(String.self, forKey: Key.custodianName))
+        }) else { return nil }
+        self.init(documentData: data, title: title, patientName: patient, authorName: author, custodianName: custodian)
+    }
+
+    /// Documents are immutable: a copy is the document itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 }

@@ -10,6 +10,8 @@ public import Foundation
 /// let checked = try HKCategorySample.validated(type: HKCategoryType(.headache), value: 9, start: start, end: end)
 /// // throws HKError(.errorInvalidArgument): "9 is not a valid value for HKCategoryTypeIdentifierHeadache; …"
 /// ```
+///
+/// `NSSecureCoding`, as HealthKit's: the type, value, dates and object fields come back as archived.
 public final class HKCategorySample: HKSample, @unchecked Sendable {
     /// The sample's category type.
     public let categoryType: HKCategoryType
@@ -42,6 +44,24 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
             try HKCategorySample.check(type: type, value: value, start: start, end: end, metadata: metadata)
         }
         self.init(type: type, value: value, start: start, end: end, metadata: checked, device: device)
+    }
+
+    // MARK: NSSecureCoding
+
+    private static let valueKey = "value"
+
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(value, forKey: HKCategorySample.valueKey)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (sample, type, value)? = coder.decodeValid("HKCategorySample", {
+            (try CodedSampleFields(coder: coder), try CodedSampleFields.sampleType(HKCategoryType.self, from: coder),
+             try coder.decodeRequiredInteger(forKey: HKCategorySample.valueKey))
+        }) else { return nil }
+        self.init(type: type, value: value, start: sample.start, end: sample.end, uuid: sample.object.uuid, metadata: sample.object.metadata,
+                  sourceRevision: sample.object.sourceRevision, device: sample.object.device)
     }
 
     /// Creates a category sample, or throws `HKError(.errorInvalidArgument)` naming the problem: an end before

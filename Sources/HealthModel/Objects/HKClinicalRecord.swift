@@ -10,6 +10,8 @@ public import Foundation
 /// ```
 ///
 /// Apps cannot create or save clinical records; the person imports them (`HealthPerson.importClinicalRecords`).
+///
+/// `NSSecureCoding`, as HealthKit's: the clinical type, display name and FHIR resource come back with the sample.
 public final class HKClinicalRecord: HKSample, @unchecked Sendable {
     /// The record's clinical type.
     public var clinicalType: HKClinicalType { sampleType as! HKClinicalType }
@@ -23,5 +25,29 @@ public final class HKClinicalRecord: HKSample, @unchecked Sendable {
         self.displayName = displayName
         self.fhirResource = fhirResource
         super.init(sampleType: type, start: received, end: received, uuid: uuid, metadata: nil, sourceRevision: sourceRevision, device: nil)
+    }
+
+    // MARK: NSSecureCoding
+
+    private enum Key {
+        static let displayName = "displayName"
+        static let fhirResource = "fhirResource"
+    }
+
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(displayName, forKey: Key.displayName)
+        coder.encodeIfPresent(fhirResource, forKey: Key.fhirResource)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (sample, type, name, resource)? = coder.decodeValid("HKClinicalRecord", {
+            let sample = try CodedSampleFields(coder: coder)
+            guard sample.start == sample.end else { throw ArchiveError.invalid("a clinical record's start and end are both when it was received") }
+            return (sample, try CodedSampleFields.sampleType(HKClinicalType.self, from: coder), try coder.decode(String.self, forKey: Key.displayName),
+                    try coder.decode(HKFHIRResource.self, forKey: Key.fhirResource))
+        }) else { return nil }
+        self.init(type: type, displayName: name, fhirResource: resource, received: sample.start, uuid: sample.object.uuid,
+                  sourceRevision: sample.object.sourceRevision)
     }
 }

@@ -9,6 +9,8 @@ public import Foundation
 ///     objects: [systolic, diastolic])
 /// reading.objects(for: HKQuantityType(.bloodPressureSystolic)).count  // 1
 /// ```
+///
+/// `NSSecureCoding`, as HealthKit's: the correlation archives its samples with it, each as its own class.
 public final class HKCorrelation: HKSample, @unchecked Sendable {
     /// The correlation's type.
     public let correlationType: HKCorrelationType
@@ -54,6 +56,24 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
     ) throws -> HKCorrelation {
         let checked = try check(type: type, start: start, end: end, objects: objects, metadata: metadata)
         return HKCorrelation(type: type, start: start, end: end, objects: objects, metadata: checked, device: device)
+    }
+
+    // MARK: NSSecureCoding
+
+    private static let objectsKey = "objects"
+
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(Array(objects), forKey: HKCorrelation.objectsKey)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (sample, type, objects)? = coder.decodeValid("HKCorrelation", {
+            (try CodedSampleFields(coder: coder), try CodedSampleFields.sampleType(HKCorrelationType.self, from: coder),
+             try coder.decode([HKSample].self, forKey: HKCorrelation.objectsKey))
+        }) else { return nil }
+        self.init(type: type, start: sample.start, end: sample.end, objects: Set(objects), uuid: sample.object.uuid,
+                  metadata: sample.object.metadata, sourceRevision: sample.object.sourceRevision, device: sample.object.device)
     }
 
     /// The samples of one type in the correlation.

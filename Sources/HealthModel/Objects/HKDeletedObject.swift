@@ -6,7 +6,9 @@ public import Foundation
 /// ```swift
 /// for deleted in deletedObjects { cache.removeValue(forKey: deleted.uuid) }
 /// ```
-public final class HKDeletedObject: NSObject, @unchecked Sendable {
+///
+/// `NSSecureCoding` (UUID and sync metadata) and `NSCopying` (the object itself), as HealthKit's.
+public final class HKDeletedObject: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
     // @unchecked: immutable `let`s; metadata is held as Sendable HKMetadataValues.
 
     /// The deleted object's UUID.
@@ -21,6 +23,30 @@ public final class HKDeletedObject: NSObject, @unchecked Sendable {
 
     /// The deleted object's sync metadata, if it had any.
     public var metadata: [String: Any]? { metadataValues?.anyDictionary }
+
+    // MARK: NSSecureCoding, NSCopying
+
+    private enum Key {
+        static let uuid = "uuid"
+        static let metadata = "metadata"
+    }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encodeUUID(uuid, forKey: Key.uuid)
+        MetadataCoding.encode(metadataValues, forKey: Key.metadata, with: coder)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (uuid, metadata)? = coder.decodeValid("HKDeletedObject", {
+            (try coder.decodeUUID(forKey: Key.uuid), try MetadataCoding.decode(forKey: Key.metadata, from: coder))
+        }) else { return nil }
+        self.init(uuid: uuid, metadata: metadata)
+    }
+
+    /// Deleted objects are immutable: a copy is the object itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 
     public override func isEqual(_ object: Any?) -> Bool {
         guard let rhs = object as? HKDeletedObject else { return false }

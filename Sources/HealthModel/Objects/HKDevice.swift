@@ -7,7 +7,9 @@ public import Foundation
 ///                      firmwareVersion: nil, softwareVersion: "1.4", localIdentifier: nil,
 ///                      udiDeviceIdentifier: nil)
 /// ```
-public final class HKDevice: NSObject, Sendable {
+///
+/// `NSSecureCoding` (all eight fields, absent ones staying `nil`) and `NSCopying` (the device itself), as HealthKit's.
+public final class HKDevice: NSObject, NSSecureCoding, NSCopying, Sendable {
     public let name: String?
     public let manufacturer: String?
     public let model: String?
@@ -75,6 +77,33 @@ public final class HKDevice: NSObject, Sendable {
     private var fields: [String?] {
         [name, manufacturer, model, hardwareVersion, firmwareVersion, softwareVersion, localIdentifier, udiDeviceIdentifier]
     }
+
+    // MARK: NSSecureCoding, NSCopying
+
+    /// The archive keys of ``fields``, in the same order.
+    private static let fieldKeys = [
+        "name", "manufacturer", "model", "hardwareVersion", "firmwareVersion", "softwareVersion", "localIdentifier",
+        "udiDeviceIdentifier",
+    ]
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        for (key, value) in zip(HKDevice.fieldKeys, fields) {
+            coder.encodeIfPresent(value, forKey: key)
+        }
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let f = coder.decodeValid("HKDevice", { try HKDevice.fieldKeys.map { try coder.decodeIfPresent(String.self, forKey: $0) } }) else {
+            return nil
+        }
+        self.init(name: f[0], manufacturer: f[1], model: f[2], hardwareVersion: f[3], firmwareVersion: f[4], softwareVersion: f[5],
+                  localIdentifier: f[6], udiDeviceIdentifier: f[7])
+    }
+
+    /// Devices are immutable: a copy is the device itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 
     public override func isEqual(_ object: Any?) -> Bool {
         guard let rhs = object as? HKDevice else { return false }

@@ -6,6 +6,9 @@ public import Foundation
 /// ```swift
 /// if let hr = sample as? HKDiscreteQuantitySample { print(hr.minimumQuantity, hr.maximumQuantity) }
 /// ```
+///
+/// `NSSecureCoding`: a series sample archives its summary (minimum, maximum, most recent value and when) with the
+/// average and count.
 public final class HKDiscreteQuantitySample: HKQuantitySample, @unchecked Sendable {
     /// The summary of a series; `nil` for a single value, whose statistics are the value itself.
     package let series: SeriesSummary?
@@ -43,6 +46,48 @@ public final class HKDiscreteQuantitySample: HKQuantitySample, @unchecked Sendab
         self.series = series
         super.init(type: type, quantity: average, start: start, end: end, count: count,
                    uuid: uuid, metadata: metadata, sourceRevision: sourceRevision, device: device)
+    }
+
+    // MARK: NSSecureCoding
+
+    private enum Key {
+        static let minimum = "seriesMinimum"
+        static let maximum = "seriesMaximum"
+        static let mostRecent = "seriesMostRecent"
+        static let mostRecentDateInterval = "seriesMostRecentDate"
+    }
+
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        guard let series else { return }
+        coder.encode(series.minimum, forKey: Key.minimum)
+        coder.encode(series.maximum, forKey: Key.maximum)
+        coder.encode(series.mostRecent, forKey: Key.mostRecent)
+        coder.encodeDateInterval(series.mostRecentDateInterval, forKey: Key.mostRecentDateInterval)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (fields, series)? = coder.decodeValid("HKDiscreteQuantitySample", { () throws -> (CodedFields, SeriesSummary?) in
+            let fields = try CodedFields(coder: coder, of: HKDiscreteQuantitySample.self)
+            guard coder.containsValue(forKey: Key.minimum) else { return (fields, nil) }
+            let series = SeriesSummary(
+                minimum: try coder.decode(HKQuantity.self, forKey: Key.minimum), maximum: try coder.decode(HKQuantity.self, forKey: Key.maximum),
+                mostRecent: try coder.decode(HKQuantity.self, forKey: Key.mostRecent),
+                mostRecentDateInterval: try coder.decodeDateInterval(forKey: Key.mostRecentDateInterval))
+            for quantity in [series.minimum, series.maximum, series.mostRecent] where !quantity.is(compatibleWith: fields.quantity.unit) {
+                throw ArchiveError.invalid("a series value in \(quantity.unit.unitString) does not fit \(fields.type.identifier)")
+            }
+            return (fields, series)
+        }) else { return nil }
+        let object = fields.sample.object
+        if let series {
+            self.init(type: fields.type, average: fields.quantity, series: series, start: fields.sample.start, end: fields.sample.end,
+                      count: fields.count, uuid: object.uuid, metadata: object.metadata, sourceRevision: object.sourceRevision,
+                      device: object.device)
+        } else {
+            self.init(type: fields.type, quantity: fields.quantity, start: fields.sample.start, end: fields.sample.end, count: fields.count,
+                      uuid: object.uuid, metadata: object.metadata, sourceRevision: object.sourceRevision, device: object.device)
+        }
     }
 
     /// The smallest value in the sample.

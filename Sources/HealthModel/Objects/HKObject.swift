@@ -10,7 +10,13 @@ public import Foundation
 ///                               metadata: [HKMetadataKeyWasUserEntered: true])
 /// sample.uuid; sample.metadata?[HKMetadataKeyWasUserEntered] as? Bool  // true
 /// ```
-public class HKObject: NSObject, @unchecked Sendable {
+///
+/// `NSSecureCoding`, as HealthKit's: every concrete object class archives its whole state (UUID, metadata of every
+/// kind exactly, source revision, device, and its own fields) and decodes it with secure coding; a bad archive
+/// (a missing value, a type of the wrong kind, an end before the start…) fails the decode rather than the program.
+/// `HKObject`, `HKSample` and the other abstract classes never decode themselves. `NSCopying` gives the object
+/// itself: objects are immutable.
+public class HKObject: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
     // @unchecked: subclasses hold only immutable `let` properties of Sendable values.
 
     /// The object's unique identifier.
@@ -46,6 +52,24 @@ public class HKObject: NSObject, @unchecked Sendable {
         hasher.combine(uuid)
         return hasher.finalize()
     }
+
+    // MARK: NSSecureCoding, NSCopying
+
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Encodes the object's fields; subclasses add theirs after calling `super`.
+    public func encode(with coder: NSCoder) {
+        CodedObjectFields.encode(self, with: coder)
+    }
+
+    /// `HKObject` is abstract: each concrete class decodes itself, and decoding this one fails.
+    public required convenience init?(coder: NSCoder) {
+        coder.reportFailure(.invalid("\(Self.self) is abstract; only concrete object classes decode"), decoding: "\(Self.self)")
+        return nil
+    }
+
+    /// Objects are immutable: a copy is the object itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 
     /// The revision an object carries before a store saves it: this process, version unknown.
     package static let unsavedRevision = HKSourceRevision(source: .default(), version: nil)

@@ -13,6 +13,10 @@ public import Foundation
 ///     start: now, end: now)
 /// heartRate is HKDiscreteQuantitySample   // true
 /// ```
+///
+/// `NSSecureCoding`, as HealthKit's: a sample comes back as the same class with its type, quantity (unit and exact
+/// value), count, dates and object fields. A quantity in a unit the type does not allow, or a cumulative sample of a
+/// discrete type (and the reverse), fails the decode.
 public class HKQuantitySample: HKSample, @unchecked Sendable {
     /// The sample's quantity type.
     public let quantityType: HKQuantityType
@@ -77,6 +81,53 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
         return HKDiscreteQuantitySample(
             type: type, quantity: quantity, start: start, end: end, count: count,
             uuid: uuid, metadata: metadata, sourceRevision: sourceRevision, device: device)
+    }
+
+    // MARK: NSSecureCoding
+
+    private enum Key {
+        static let quantity = "quantity"
+        static let count = "count"
+    }
+
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(quantity, forKey: Key.quantity)
+        coder.encode(count, forKey: Key.count)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        let decodedClass = Self.self
+        guard let fields = coder.decodeValid("\(decodedClass)", { try CodedFields(coder: coder, of: decodedClass) }) else { return nil }
+        self.init(type: fields.type, quantity: fields.quantity, start: fields.sample.start, end: fields.sample.end, count: fields.count,
+                  uuid: fields.sample.object.uuid, metadata: fields.sample.object.metadata,
+                  sourceRevision: fields.sample.object.sourceRevision, device: fields.sample.object.device)
+    }
+
+    /// The fields every quantity sample archives, checked against the class being decoded: cumulative samples hold a
+    /// cumulative type, discrete samples any other, and the quantity is finite and in a unit the type allows.
+    package struct CodedFields {
+        package let sample: CodedSampleFields
+        package let type: HKQuantityType
+        package let quantity: HKQuantity
+        package let count: Int
+
+        package init(coder: NSCoder, of sampleClass: HKQuantitySample.Type) throws {
+            sample = try CodedSampleFields(coder: coder)
+            type = try CodedSampleFields.sampleType(HKQuantityType.self, from: coder)
+            quantity = try coder.decode(HKQuantity.self, forKey: Key.quantity)
+            count = try coder.decodeRequiredInteger(forKey: Key.count)
+            guard count >= 1 else { throw ArchiveError.invalid("a quantity sample summarises \(count) values; it needs at least 1") }
+            do {
+                try ObjectValidation.checkQuantity(quantity, for: type)
+            } catch {
+                throw ArchiveError.invalid((error as? HKError)?.message ?? "\(error)")
+            }
+            let cumulative = type.aggregationStyle == .cumulative
+            if sampleClass == HKCumulativeQuantitySample.self && !cumulative || sampleClass == HKDiscreteQuantitySample.self && cumulative {
+                throw ArchiveError.invalid("\(type.identifier) is \(type.aggregationStyle); an \(sampleClass) cannot hold it")
+            }
+        }
     }
 
     private static func check(

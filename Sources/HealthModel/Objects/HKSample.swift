@@ -23,6 +23,18 @@ public class HKSample: HKObject, @unchecked Sendable {
         super.init(uuid: uuid, metadata: metadata, sourceRevision: sourceRevision, device: device)
     }
 
+    /// Encodes the sample's type, start and end after the object's fields.
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        CodedSampleFields.encode(self, with: coder)
+    }
+
+    /// `HKSample` is abstract: each concrete class decodes itself, and decoding this one fails.
+    public required convenience init?(coder: NSCoder) {
+        coder.reportFailure(.invalid("\(Self.self) is abstract; only concrete sample classes decode"), decoding: "\(Self.self)")
+        return nil
+    }
+
     /// Whether the sample has no end yet (its end date is `Date.distantFuture`), like an ongoing pregnancy.
     public var hasUndeterminedDuration: Bool { endDate == .distantFuture }
 }

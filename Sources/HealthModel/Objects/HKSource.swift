@@ -6,7 +6,9 @@ public import Foundation
 /// let mine = HKSource.default()
 /// print(mine.name, mine.bundleIdentifier)
 /// ```
-public final class HKSource: NSObject, Sendable {
+///
+/// `NSSecureCoding` (name and bundle identifier) and `NSCopying` (the source itself), as HealthKit's.
+public final class HKSource: NSObject, NSSecureCoding, NSCopying, Sendable {
     /// The source's display name.
     public let name: String
     /// The source's bundle identifier (for an app, its manifest's bundle identifier).
@@ -35,4 +37,28 @@ public final class HKSource: NSObject, Sendable {
         return hasher.finalize()
     }
     public override var description: String { "\(name) (\(bundleIdentifier))" }
+
+    // MARK: NSSecureCoding, NSCopying
+
+    private enum Key {
+        static let name = "name"
+        static let bundleIdentifier = "bundleIdentifier"
+    }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(name, forKey: Key.name)
+        coder.encode(bundleIdentifier, forKey: Key.bundleIdentifier)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (name, bundleIdentifier)? = coder.decodeValid("HKSource", {
+            (try coder.decode(String.self, forKey: Key.name), try coder.decode(String.self, forKey: Key.bundleIdentifier))
+        }) else { return nil }
+        self.init(name: name, bundleIdentifier: bundleIdentifier)
+    }
+
+    /// Sources are immutable: a copy is the source itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 }

@@ -13,7 +13,10 @@ public let HKSourceRevisionAnyOperatingSystem = OperatingSystemVersion(majorVers
 /// ```swift
 /// let revision = HKSourceRevision(source: .default(), version: "2.1")
 /// ```
-public final class HKSourceRevision: NSObject, Sendable {
+///
+/// `NSSecureCoding` (every field, the operating system version included) and `NSCopying` (the revision itself),
+/// as HealthKit's.
+public final class HKSourceRevision: NSObject, NSSecureCoding, NSCopying, Sendable {
     /// The app or device.
     public let source: HKSource
     /// The app's version, if known.
@@ -57,6 +60,42 @@ public final class HKSourceRevision: NSObject, Sendable {
         hasher.combine(osVersion.patch)
         return hasher.finalize()
     }
+
+    // MARK: NSSecureCoding, NSCopying
+
+    private enum Key {
+        static let source = "source"
+        static let version = "version"
+        static let productType = "productType"
+        static let osMajor = "operatingSystemMajorVersion"
+        static let osMinor = "operatingSystemMinorVersion"
+        static let osPatch = "operatingSystemPatchVersion"
+    }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(source, forKey: Key.source)
+        coder.encodeIfPresent(version, forKey: Key.version)
+        coder.encodeIfPresent(productType, forKey: Key.productType)
+        coder.encode(osVersion.major, forKey: Key.osMajor)
+        coder.encode(osVersion.minor, forKey: Key.osMinor)
+        coder.encode(osVersion.patch, forKey: Key.osPatch)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (source, version, productType, os)? = coder.decodeValid("HKSourceRevision", {
+            (try coder.decode(HKSource.self, forKey: Key.source), try coder.decodeIfPresent(String.self, forKey: Key.version),
+             try coder.decodeIfPresent(String.self, forKey: Key.productType),
+             OperatingSystemVersion(majorVersion: try coder.decodeRequiredInteger(forKey: Key.osMajor),
+                                    minorVersion: try coder.decodeRequiredInteger(forKey: Key.osMinor),
+                                    patchVersion: try coder.decodeRequiredInteger(forKey: Key.osPatch)))
+        }) else { return nil }
+        self.init(source: source, version: version, productType: productType, operatingSystemVersion: os)
+    }
+
+    /// Revisions are immutable: a copy is the revision itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 
     public override var description: String {
         "\(source.bundleIdentifier) \(version ?? "-") on \(productType ?? "-") \(osVersion.major).\(osVersion.minor).\(osVersion.patch)"

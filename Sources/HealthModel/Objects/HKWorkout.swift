@@ -13,6 +13,9 @@ public import Foundation
 ///
 /// The initializers are HealthKit's (deprecated there in favour of `HKWorkoutBuilder`, which OpenHealthKit
 /// does not have yet); they stop the program on invalid input, while `validated(…)` throws.
+///
+/// `NSSecureCoding`, as HealthKit's: the activity type, duration, events (`nil` stays `nil`), activities, statistics
+/// (and so the totals), dates and object fields come back as archived.
 public final class HKWorkout: HKSample, @unchecked Sendable {
     public let workoutActivityType: HKWorkoutActivityType
     public let workoutEvents: [HKWorkoutEvent]?
@@ -50,6 +53,39 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     public var totalSwimmingStrokeCount: HKQuantity? { allStatistics[HKQuantityType(.swimmingStrokeCount)]?.sumQuantity() }
     /// Flights of stairs climbed during the workout.
     public var totalFlightsClimbed: HKQuantity? { allStatistics[HKQuantityType(.flightsClimbed)]?.sumQuantity() }
+
+    // MARK: - NSSecureCoding
+
+    private enum Key {
+        static let activityType = "workoutActivityType"
+        static let duration = "duration"
+        static let events = "workoutEvents"
+        static let activities = "workoutActivities"
+        static let statistics = "statistics"
+    }
+
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encodeEnum(workoutActivityType, forKey: Key.activityType)
+        coder.encode(duration, forKey: Key.duration)
+        coder.encodeIfPresent(workoutEvents, forKey: Key.events)
+        coder.encode(workoutActivities, forKey: Key.activities)
+        StatisticsCoding.encode(allStatistics, forKey: Key.statistics, with: coder)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (sample, activityType, duration, events, activities, statistics)? = coder.decodeValid("HKWorkout", {
+            let duration = try coder.decodeFiniteDouble(forKey: Key.duration)
+            guard duration >= 0 else { throw ArchiveError.invalid("a workout's duration is \(duration) s") }
+            return (try CodedSampleFields(coder: coder), try coder.decodeEnum(HKWorkoutActivityType.self, forKey: Key.activityType), duration,
+                    try coder.decodeIfPresent([HKWorkoutEvent].self, forKey: Key.events),
+                    try coder.decode([HKWorkoutActivity].self, forKey: Key.activities),
+                    try StatisticsCoding.decode(forKey: Key.statistics, from: coder))
+        }) else { return nil }
+        self.init(activityType: activityType, start: sample.start, end: sample.end, duration: duration, events: events, activities: activities,
+                  statistics: statistics, uuid: sample.object.uuid, metadata: sample.object.metadata,
+                  sourceRevision: sample.object.sourceRevision, device: sample.object.device)
+    }
 
     // MARK: - HealthKit's initializers (trap on invalid input)
 

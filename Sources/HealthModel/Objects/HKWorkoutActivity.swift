@@ -8,7 +8,10 @@ public import Foundation
 /// swim.activityType = .swimming
 /// let leg = HKWorkoutActivity(workoutConfiguration: swim, start: t0, end: t1, metadata: nil)
 /// ```
-public final class HKWorkoutActivity: NSObject, @unchecked Sendable {
+///
+/// `NSSecureCoding` (configuration, dates, events, statistics and metadata) and `NSCopying` (the activity itself),
+/// as HealthKit's.
+public final class HKWorkoutActivity: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
     // @unchecked: immutable `let`s of Sendable values; the configuration is copied in and out.
 
     public let uuid: UUID
@@ -60,6 +63,45 @@ public final class HKWorkoutActivity: NSObject, @unchecked Sendable {
 
     /// The statistics of one quantity type over the activity, if recorded.
     public func statistics(for quantityType: HKQuantityType) -> HKStatistics? { allStatistics[quantityType] }
+
+    // MARK: NSSecureCoding, NSCopying
+
+    private enum Key {
+        static let uuid = "uuid"
+        static let configuration = "configuration"
+        static let startDate = "startDate"
+        static let endDate = "endDate"
+        static let events = "events"
+        static let statistics = "statistics"
+        static let metadata = "metadata"
+    }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encodeUUID(uuid, forKey: Key.uuid)
+        coder.encode(configuration, forKey: Key.configuration)
+        coder.encodeDate(startDate, forKey: Key.startDate)
+        if let endDate { coder.encodeDate(endDate, forKey: Key.endDate) }
+        coder.encode(workoutEvents, forKey: Key.events)
+        StatisticsCoding.encode(allStatistics, forKey: Key.statistics, with: coder)
+        MetadataCoding.encode(metadataValues, forKey: Key.metadata, with: coder)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (uuid, configuration, start, end, events, statistics, metadata)? = coder.decodeValid("HKWorkoutActivity", {
+            let start = try coder.decodeDate(forKey: Key.startDate)
+            let end = try coder.decodeDateIfPresent(forKey: Key.endDate)
+            if let end, end < start { throw ArchiveError.invalid("the activity ends before it starts") }
+            return (try coder.decodeUUID(forKey: Key.uuid), try coder.decode(HKWorkoutConfiguration.self, forKey: Key.configuration), start, end,
+                    try coder.decode([HKWorkoutEvent].self, forKey: Key.events), try StatisticsCoding.decode(forKey: Key.statistics, from: coder),
+                    try MetadataCoding.decode(forKey: Key.metadata, from: coder))
+        }) else { return nil }
+        self.init(uuid: uuid, configuration: configuration, start: start, end: end, events: events, statistics: statistics, metadata: metadata)
+    }
+
+    /// Activities are immutable: a copy is the activity itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 
     public override func isEqual(_ object: Any?) -> Bool {
         guard let rhs = object as? HKWorkoutActivity else { return false }

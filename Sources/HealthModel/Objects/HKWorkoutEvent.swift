@@ -5,7 +5,9 @@ public import Foundation
 /// ```swift
 /// let lap = HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: t0, duration: 90), metadata: nil)
 /// ```
-public final class HKWorkoutEvent: NSObject, @unchecked Sendable {
+///
+/// `NSSecureCoding` (type, interval and metadata, exactly) and `NSCopying` (the event itself), as HealthKit's.
+public final class HKWorkoutEvent: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
     // @unchecked: immutable `let`s; metadata is held as Sendable HKMetadataValues.
 
     /// The kind of event.
@@ -49,6 +51,33 @@ public final class HKWorkoutEvent: NSObject, @unchecked Sendable {
     /// The event's start.
     @available(*, deprecated, renamed: "dateInterval.start")
     public var date: Date { dateInterval.start }
+
+    // MARK: NSSecureCoding, NSCopying
+
+    private enum Key {
+        static let type = "type"
+        static let dateInterval = "date"
+        static let metadata = "metadata"
+    }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encodeEnum(type, forKey: Key.type)
+        coder.encodeDateInterval(dateInterval, forKey: Key.dateInterval)
+        MetadataCoding.encode(metadataValues, forKey: Key.metadata, with: coder)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (type, interval, metadata)? = coder.decodeValid("HKWorkoutEvent", {
+            (try coder.decodeEnum(HKWorkoutEventType.self, forKey: Key.type), try coder.decodeDateInterval(forKey: Key.dateInterval),
+             try MetadataCoding.decode(forKey: Key.metadata, from: coder))
+        }) else { return nil }
+        self.init(type: type, dateInterval: interval, validatedMetadata: metadata)
+    }
+
+    /// Events are immutable: a copy is the event itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 
     public override func isEqual(_ object: Any?) -> Bool {
         guard let rhs = object as? HKWorkoutEvent else { return false }

@@ -7,6 +7,9 @@ public import Foundation
 /// let descriptors = [HKQueryDescriptor(sampleType: HKQuantityType(.stepCount), predicate: today),
 ///                    HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil)]
 /// ```
+///
+/// Unlike HealthKit's, it is not `NSSecureCoding`: swift-corelibs-foundation cannot archive an `NSPredicate` (its
+/// `NSPredicate` and `NSCompoundPredicate` do not adopt `NSCoding`), so a descriptor's predicate would be lost.
 public final class HKQueryDescriptor: NSObject, @unchecked Sendable {
     // @unchecked: immutable; the predicates HKQuery makes are immutable.
 

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A type of sample holding one value of a small enumeration, such as sleep analysis or a symptom's severity.
 ///
 /// ```swift
@@ -19,6 +21,16 @@ public final class HKCategoryType: HKSampleType, @unchecked Sendable {
         guard let info = HealthCatalog.categoryType(identifier.rawValue) else {
             preconditionFailure("Unknown category type identifier \"\(identifier.rawValue)\"")
         }
+        self.init(info: info)
+    }
+
+    /// Decodes the type archived by ``HKObjectType/encode(with:)``; the identifier must be a category type's.
+    public required convenience init?(coder: NSCoder) {
+        guard let info = coder.decodeValid("HKCategoryType", {
+            let identifier = try HKObjectType.decodeIdentifier(from: coder, of: HKCategoryType.self)
+            guard let info = HealthCatalog.categoryType(identifier) else { throw ArchiveError.invalid("\"\(identifier)\" is not a category type") }
+            return info
+        }) else { return nil }
         self.init(info: info)
     }
 

@@ -12,7 +12,12 @@ public import Foundation
 ///     HKObjectType.characteristicType(forIdentifier: .dateOfBirth)!,
 /// ]
 /// ```
-public class HKObjectType: NSObject, @unchecked Sendable {
+///
+/// `NSSecureCoding`, as HealthKit's: a type archives its identifier, and decoding looks it up again, so an unknown
+/// identifier, or one of another kind than the archived class (a category identifier in an `HKQuantityType`), fails
+/// the decode (`unarchivedObject(ofClass:from:)` throws). `HKObjectType` and `HKSampleType` themselves are abstract
+/// and never decode. `NSCopying` gives the type itself: types are immutable.
+public class HKObjectType: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
     // @unchecked: every subclass holds only immutable `let` properties of Sendable values.
 
     /// The type's identifier, Apple's raw string (e.g. `HKQuantityTypeIdentifierStepCount`).
@@ -38,6 +43,41 @@ public class HKObjectType: NSObject, @unchecked Sendable {
 
     /// Whether reading this type is authorized object by object (vision prescriptions), not per type.
     public func requiresPerObjectAuthorization() -> Bool { false }
+
+    // MARK: NSSecureCoding, NSCopying
+
+    private static let identifierKey = "identifier"
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(identifier, forKey: HKObjectType.identifierKey)
+    }
+
+    /// Decodes a type of the class being decoded; the catalog must know the identifier as one of that class.
+    public required convenience init?(coder: NSCoder) {
+        let decodedClass = Self.self
+        guard let identifier = coder.decodeValid("\(decodedClass)", { try HKObjectType.decodeIdentifier(from: coder, of: decodedClass) }) else {
+            return nil
+        }
+        self.init(identifier: identifier)
+    }
+
+    /// The archived identifier, which the catalog must know as a type of exactly `typeClass`.
+    package static func decodeIdentifier(from coder: NSCoder, of typeClass: HKObjectType.Type) throws -> String {
+        let identifier = try coder.decode(String.self, forKey: identifierKey)
+        guard let known = HKObjectType.type(forIdentifier: identifier) else {
+            throw ArchiveError.invalid("\"\(identifier)\" is not a type identifier OpenHealthKit knows")
+        }
+        let knownClass = Swift.type(of: known)
+        guard knownClass == typeClass else {
+            throw ArchiveError.invalid("\"\(identifier)\" identifies an \(knownClass), not an \(typeClass)")
+        }
+        return identifier
+    }
+
+    /// Types are immutable: a copy is the type itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 
     // MARK: - Apple's factories
 

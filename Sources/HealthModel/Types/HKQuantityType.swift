@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A type of sample holding a numeric quantity, such as step count or heart rate.
 ///
 /// Each quantity type knows its aggregation style and the dimension its units must have:
@@ -25,6 +27,16 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
         guard let info = HealthCatalog.quantityType(identifier.rawValue) else {
             preconditionFailure("Unknown quantity type identifier \"\(identifier.rawValue)\"")
         }
+        self.init(info: info)
+    }
+
+    /// Decodes the type archived by ``HKObjectType/encode(with:)``; the identifier must be a quantity type's.
+    public required convenience init?(coder: NSCoder) {
+        guard let info = coder.decodeValid("HKQuantityType", {
+            let identifier = try HKObjectType.decodeIdentifier(from: coder, of: HKQuantityType.self)
+            guard let info = HealthCatalog.quantityType(identifier) else { throw ArchiveError.invalid("\"\(identifier)\" is not a quantity type") }
+            return info
+        }) else { return nil }
         self.init(info: info)
     }
 

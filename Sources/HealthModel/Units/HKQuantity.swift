@@ -12,8 +12,9 @@ public import Foundation
 ///
 /// The value is stored as given, in the unit given. Quantities are equal when their units are compatible and
 /// the other's value, converted to this one's unit, is the same. An `NSObject`, as Apple's,
-/// immutable and `Sendable`.
-public final class HKQuantity: NSObject, Sendable {
+/// immutable and `Sendable`. `NSSecureCoding`, as HealthKit's: it archives its unit and its value bit for bit, and
+/// comes back in the same unit; `NSCopying` gives the quantity itself.
+public final class HKQuantity: NSObject, NSSecureCoding, NSCopying, Sendable {
     /// The unit the quantity was created with.
     package let unit: HKUnit
     /// The value in ``unit``, as given.
@@ -24,6 +25,30 @@ public final class HKQuantity: NSObject, Sendable {
         self.unit = unit
         self.doubleValue = value
     }
+
+    // MARK: NSSecureCoding, NSCopying
+
+    private enum Key {
+        static let unit = "unit"
+        static let doubleValue = "doubleValue"
+    }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(unit, forKey: Key.unit)
+        coder.encode(doubleValue, forKey: Key.doubleValue)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (unit, value)? = coder.decodeValid("HKQuantity", {
+            (try coder.decode(HKUnit.self, forKey: Key.unit), try coder.decodeRequiredDouble(forKey: Key.doubleValue))
+        }) else { return nil }
+        self.init(unit: unit, doubleValue: value)
+    }
+
+    /// Quantities are immutable: a copy is the quantity itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 
     /// Whether the quantity can be expressed in `unit` (the dimensions are equal).
     public func `is`(compatibleWith unit: HKUnit) -> Bool { self.unit.isCompatible(with: unit) }

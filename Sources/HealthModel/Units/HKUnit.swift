@@ -26,8 +26,10 @@ public let HKUnitMolarMassBloodGlucose: Double = 180.15588000005408
 /// Conversion (through ``HKQuantity``) is one multiply and divide by precomputed factors, plus an offset for
 /// degC and degF; dBASPL is logarithmic. Temperatures in degC/degF and levels in dBASPL convert only on
 /// their own (`degC`, not `degC/s`): inside a compound unit they parse but do not convert.
-/// An `NSObject`, as Apple's, immutable and `Sendable`.
-public final class HKUnit: NSObject, Sendable {
+/// An `NSObject`, as Apple's, immutable and `Sendable`. `NSSecureCoding`, as HealthKit's: a unit archives its
+/// ``unitString`` and decoding parses it back with ``parse(_:)`` (a string that does not parse fails the decode, it
+/// never stops the program); `NSCopying` gives the unit itself.
+public final class HKUnit: NSObject, NSSecureCoding, NSCopying, Sendable {
     /// The largest exponent magnitude a unit may have, written (`m^1000`) or accumulated (`m*m*…`).
     /// It keeps every unit printable as a string that parses back; unit math that passes it stops the program.
     package static let maximumExponent = 1000
@@ -149,6 +151,31 @@ public final class HKUnit: NSObject, Sendable {
         hasher.combine(identity)
         return hasher.finalize()
     }
+
+    // MARK: - NSSecureCoding, NSCopying
+
+    private static let unitStringKey = "unitString"
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(unitString, forKey: HKUnit.unitStringKey)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let factors = coder.decodeValid("HKUnit", {
+            let text = try coder.decode(String.self, forKey: HKUnit.unitStringKey)
+            do {
+                return try UnitParser.parse(text)
+            } catch {
+                throw ArchiveError.invalid((error as? HKError)?.message ?? "\(error)")
+            }
+        }) else { return nil }
+        self.init(factors: factors)
+    }
+
+    /// Units are immutable: a copy is the unit itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
 
     // MARK: - Unit math
 
