@@ -9,6 +9,8 @@ public import Foundation
 /// if ecg.classification == .atrialFibrillation { … }
 /// ecg.samplingFrequency?.doubleValue(for: .hertz())   // 512
 /// ```
+///
+/// `NSSecureCoding`, as HealthKit's: its conclusion, counts, dates and object fields (the voltages stay in the store).
 public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
     /// The leads a recording can hold.
     public enum Lead: Int, Sendable, CaseIterable {
@@ -87,5 +89,38 @@ public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
         self.voltages = voltages
         super.init(sampleType: HKObjectType.electrocardiogramType(), start: start, end: end, uuid: uuid, metadata: metadata,
                    sourceRevision: sourceRevision, device: device)
+    }
+
+    // MARK: NSSecureCoding
+
+    private enum Key {
+        static let count = "numberOfVoltageMeasurements", frequency = "samplingFrequency", classification = "classification"
+        static let heartRate = "averageHeartRate", symptoms = "symptomsStatus"
+    }
+
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(numberOfVoltageMeasurements, forKey: Key.count)
+        coder.encodeIfPresent(samplingFrequency, forKey: Key.frequency)
+        coder.encodeEnum(classification, forKey: Key.classification)
+        coder.encodeIfPresent(averageHeartRate, forKey: Key.heartRate)
+        coder.encodeEnum(symptomsStatus, forKey: Key.symptoms)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (sample, count, frequency, classification, heartRate, symptoms)? = coder.decodeValid("HKElectrocardiogram", {
+            (try CodedSampleFields(coder: coder), try coder.decodeRequiredInteger(forKey: Key.count),
+             try coder.decodeIfPresent(HKQuantity.self, forKey: Key.frequency),
+             try coder.decodeEnum(Classification.self, forKey: Key.classification),
+             try coder.decodeIfPresent(HKQuantity.self, forKey: Key.heartRate),
+             try coder.decodeEnum(SymptomsStatus.self, forKey: Key.symptoms))
+        }) else { return nil }
+        guard count >= 0 else {
+            coder.reportFailure(.invalid("an electrocardiogram holds \(count) measurements"), decoding: "HKElectrocardiogram")
+            return nil
+        }
+        self.init(start: sample.start, end: sample.end, numberOfVoltageMeasurements: count, samplingFrequency: frequency,
+                  classification: classification, averageHeartRate: heartRate, symptomsStatus: symptoms, uuid: sample.object.uuid,
+                  metadata: sample.object.metadata, sourceRevision: sample.object.sourceRevision, device: sample.object.device)
     }
 }

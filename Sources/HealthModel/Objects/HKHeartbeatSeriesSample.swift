@@ -9,6 +9,8 @@ public import Foundation
 ///     print(beat.timeIntervalSinceStart, beat.precededByGap)
 /// }
 /// ```
+///
+/// `NSSecureCoding`, as HealthKit's: its count, dates and object fields (the beats stay in the store).
 public final class HKHeartbeatSeriesSample: HKSeriesSample, @unchecked Sendable {
     /// The beats, when the sample was built in this process (by a builder or an import) and not yet saved; a sample
     /// read from the store leaves them there, for the series query.
@@ -19,6 +21,14 @@ public final class HKHeartbeatSeriesSample: HKSeriesSample, @unchecked Sendable 
         self.beats = beats
         super.init(type: HKSeriesType.heartbeat(), count: count, start: start, end: end, uuid: uuid, metadata: metadata,
                    sourceRevision: sourceRevision, device: device)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard case let (sample, count)? = coder.decodeValid("HKHeartbeatSeriesSample", {
+            (try CodedSampleFields(coder: coder), try HKSeriesSample.decodeCount(from: coder))
+        }) else { return nil }
+        self.init(count: count, start: sample.start, end: sample.end, uuid: sample.object.uuid, metadata: sample.object.metadata,
+                  sourceRevision: sample.object.sourceRevision, device: sample.object.device)
     }
 }
 
