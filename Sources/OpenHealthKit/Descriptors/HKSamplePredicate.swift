@@ -61,6 +61,12 @@ extension HKSamplePredicate where Sample == HKHeartbeatSeriesSample {
     }
 }
 
+extension HKSamplePredicate where Sample == HKElectrocardiogram {
+    public static func electrocardiogram(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKElectrocardiogram> {
+        .init(sampleType: HKObjectType.electrocardiogramType(), predicate: predicate)
+    }
+}
+
 extension HKSamplePredicate where Sample == HKClinicalRecord {
     public static func clinicalRecord(type: HKClinicalType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKClinicalRecord> {
         .init(sampleType: type, predicate: predicate)

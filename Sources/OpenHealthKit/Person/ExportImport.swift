@@ -100,9 +100,9 @@ extension HealthPerson {
             result.timeZone = zone
         }
         result.kept = summary.kept
-        result.keptFiles = try keepSidecarFiles(of: location)
         result.problems = summary.problems.map { ExportImport.Problem(line: $0.line, element: $0.element, reason: $0.reason) }
         result.problemCounts = summary.problemCounts
+        result.keptFiles = try keepSidecarFiles(of: location, into: &result)
         result.bytes = total
         if !summary.clinicalRecords.isEmpty {
             result.clinicalRecords = try importClinicalRecords(ClinicalImportReader(provider: nil, version: nil)
@@ -114,13 +114,29 @@ extension HealthPerson {
     /// The average length, in bytes of export.xml, from which records are read more slowly than they are stored.
     static let longRecordBytes = 280
 
-    /// Keeps the export's electrocardiograms (`electrocardiograms/*.csv`, which export.xml does not mention) as they are,
-    /// until the model has ECG samples; returns the paths of those new or changed.
-    func keepSidecarFiles(of export: ExportLocation) throws -> [String] {
+    /// Reads the export's electrocardiograms (`electrocardiograms/*.csv`, which export.xml does not mention) into
+    /// `HKElectrocardiogram` samples, and keeps each file as it is, so a later export writes it back byte for byte.
+    /// Returns the paths of the files new or changed; counts the samples added in `result`, and a file it cannot read
+    /// as a problem (the file is still kept).
+    func keepSidecarFiles(of export: ExportLocation, into result: inout ExportImport) throws -> [String] {
         var kept: [String] = []
         for path in export.files(in: "electrocardiograms") where path.lowercased().hasSuffix(".csv") {
             guard let data = try export.file(path) else { continue }
             if try sampleStore.keepExportFile(path: path, data: data) { kept.append(path) }
+            do {
+                let ecg = try ElectrocardiogramCSV.electrocardiogram(data, path: path)
+                if try sampleStore.contains(ecg.uuid) {
+                    result.alreadyStored += 1
+                } else {
+                    try sampleStore.importSamples([ecg])
+                    result.added[ecg.sampleType.identifier, default: 0] += 1
+                }
+                result.read[ecg.sampleType.identifier, default: 0] += 1
+            } catch let error as HKError {
+                let problem = ExportImport.Problem(line: 0, element: path, reason: error.message)
+                result.problems.append(problem)
+                result.problemCounts[problem.reason, default: 0] += 1
+            }
         }
         return kept
     }
