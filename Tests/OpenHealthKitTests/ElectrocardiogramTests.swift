@@ -83,6 +83,12 @@ struct ElectrocardiogramTests {
             })
         }
         #expect(calls == 4)
+        // No symptom samples come with an exported recording.
+        let symptoms = try await HKSampleQueryDescriptor(
+            predicates: [.categorySample(type: HKCategoryType(.rapidPoundingOrFlutteringHeartbeat),
+                                         predicate: HKQuery.predicateForObjectsAssociated(electrocardiogram: ecg))],
+            sortDescriptors: []).result(for: store)
+        #expect(symptoms.isEmpty)
     }
 
     @Test func electrocardiogramsAreFoundByClassificationAndSymptoms() async throws {

@@ -63,4 +63,32 @@ struct HealthStoreSmallAPITests {
         }
         #expect(result.0 && result.1 == nil)
     }
+
+    @Test func recalibratingEstimatesChecksTheTypeAndTheSharePermission() async throws {
+        let (store, _, _) = makeStore(.allowAll)
+        let walk = HKQuantityType(.sixMinuteWalkTestDistance)
+        await #expect(throws: HKError(.errorAuthorizationNotDetermined)) { try await store.recalibrateEstimates(sampleType: walk, date: now) }
+        try await store.requestAuthorization(toShare: [walk, steps], read: [])
+        try await store.recalibrateEstimates(sampleType: walk, date: now)
+        await #expect(throws: HKError(.errorInvalidArgument)) { try await store.recalibrateEstimates(sampleType: steps, date: now) }
+        let (denied, _, _) = makeStore(.denyAll)
+        try await denied.requestAuthorization(toShare: [walk], read: [])
+        await #expect(throws: HKError(.errorAuthorizationDenied)) { try await denied.recalibrateEstimates(sampleType: walk, date: now) }
+    }
+
+    @Test @available(*, deprecated) func whatThisPlatformCannotDoFailsSayingWhy() async throws {
+        let (store, _, _) = makeStore(.allowAll)
+        do {
+            try await store.startWatchApp(toHandle: HKWorkoutConfiguration())
+            Issue.record("a watch app started")
+        } catch let error as HKError {
+            #expect(error.code == .errorHealthDataUnavailable && error.message.contains("Apple Watch"))
+        }
+        let split: (HKQuantity?, HKQuantity?, (any Error)?) = await withCheckedContinuation { done in
+            store.splitTotalEnergy(HKQuantity(unit: .kilocalorie(), doubleValue: 500), start: now, end: now.addingTimeInterval(600)) {
+                done.resume(returning: ($0, $1, $2))
+            }
+        }
+        #expect(split.0 == nil && split.1 == nil && (split.2 as? HKError)?.code == .errorInvalidArgument)
+    }
 }

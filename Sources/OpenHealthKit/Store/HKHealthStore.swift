@@ -257,6 +257,51 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// The earliest date an app may save or read samples for: no limit here.
     open func earliestPermittedSampleDate() -> Date { .distantPast }
 
+    /// Asks HealthKit to recalibrate the estimates it makes for `sampleType` (six-minute-walk distance) from `date`
+    /// on, after an event that changes them (surgery, an injury). As in HealthKit, the type must allow it
+    /// (`allowsRecalibrationForEstimates`, else `errorInvalidArgument`) and the app must be allowed to share it (else
+    /// `errorAuthorizationDenied` or `errorAuthorizationNotDetermined`). OpenHealthKit makes no estimates of its own,
+    /// so once checked there is nothing to recalibrate: the call succeeds.
+    open func recalibrateEstimates(sampleType: HKSampleType, date: Date) async throws {
+        guard sampleType.allowsRecalibrationForEstimates else {
+            throw HKError.invalidArgument("\(sampleType.identifier) has no estimates to recalibrate (allowsRecalibrationForEstimates is false)")
+        }
+        switch authorizationStatus(for: sampleType) {
+        case .sharingAuthorized: return
+        case .notDetermined:
+            throw HKError(.errorAuthorizationNotDetermined, "request authorization to share \(sampleType.identifier) before recalibrating it")
+        default:
+            throw HKError(.errorAuthorizationDenied, "this app may not share \(sampleType.identifier), so it may not recalibrate it")
+        }
+    }
+
+    /// Completion-handler form of ``recalibrateEstimates(sampleType:date:)``.
+    open func recalibrateEstimates(sampleType: HKSampleType, date: Date, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        completeDetached(completion) { try await self.recalibrateEstimates(sampleType: sampleType, date: date) }
+    }
+
+    /// Splits a workout's total energy into active and resting energy. HealthKit stopped supporting it in iOS 11; so
+    /// does OpenHealthKit: the handler always gets `errorInvalidArgument` saying so.
+    @available(*, deprecated, message: "No longer supported")
+    open func splitTotalEnergy(_ totalEnergy: HKQuantity, start startDate: Date, end endDate: Date,
+                               resultsHandler: @escaping @Sendable (HKQuantity?, HKQuantity?, (any Error)?) -> Void) {
+        Task.detached {
+            resultsHandler(nil, nil, HKError.invalidArgument("splitTotalEnergy(_:start:end:resultsHandler:) is no longer supported, as in HealthKit since iOS 11"))
+        }
+    }
+
+    /// Launches the workout app on the paired Apple Watch. No watch pairs with this platform:
+    /// `errorHealthDataUnavailable`, saying so.
+    open func startWatchApp(toHandle workoutConfiguration: HKWorkoutConfiguration) async throws {
+        throw HKError(.errorHealthDataUnavailable, "no Apple Watch is paired with this computer; there is no watch app to start")
+    }
+
+    /// Completion-handler form of ``startWatchApp(toHandle:)``.
+    open func startWatchApp(with workoutConfiguration: HKWorkoutConfiguration, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let configuration = SendableBox(workoutConfiguration.copy())
+        completeDetached(completion) { try await self.startWatchApp(toHandle: configuration.value) }
+    }
+
     // MARK: - Queries
 
     /// Starts a query; its handler runs off the caller's thread. A kind of query OpenHealthKit cannot run yet
