@@ -152,6 +152,9 @@ extension HealthDatabase {
         CREATE TABLE "electrocardiogram" ("sampleId" INTEGER PRIMARY KEY REFERENCES "sample"("id") ON DELETE CASCADE, "classification" INTEGER NOT NULL, "symptomsStatus" INTEGER NOT NULL, "averageHeartRate" DOUBLE, "samplingFrequency" DOUBLE, "voltages" BLOB NOT NULL)
         """#,
         #"""
+        CREATE TABLE "quantitySeriesEntry" ("sampleId" INTEGER NOT NULL REFERENCES "sample"("id") ON DELETE CASCADE, "position" INTEGER NOT NULL, "startDate" DOUBLE NOT NULL, "endDate" DOUBLE NOT NULL, "value" DOUBLE NOT NULL, "originalValue" DOUBLE NOT NULL, PRIMARY KEY ("sampleId", "position")) WITHOUT ROWID
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

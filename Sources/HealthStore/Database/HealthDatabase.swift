@@ -631,6 +631,19 @@ package final class HealthDatabase: Sendable {
                 t.column("voltages", .blob).notNull()
             }
         }
+        migrator.registerMigration("v20: quantity series") { db in
+            // The quantities of a series sample (`HKQuantitySeriesSampleBuilder`; a quantity sample whose count is more
+            // than 1), in order: each interval, its value in the type's base unit and in the sample's unit.
+            try db.create(table: "quantitySeriesEntry", options: .withoutRowID) { t in
+                t.column("sampleId", .integer).notNull().references("sample", onDelete: .cascade)
+                t.column("position", .integer).notNull()
+                t.column("startDate", .double).notNull()
+                t.column("endDate", .double).notNull()
+                t.column("value", .double).notNull()
+                t.column("originalValue", .double).notNull()
+                t.primaryKey(["sampleId", "position"])
+            }
+        }
         return migrator
     }()
 }

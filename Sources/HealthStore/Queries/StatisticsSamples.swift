@@ -30,16 +30,27 @@ extension SampleStore {
             for (rank, entry) in ranked.enumerated() { rankOf[entry.id] = rank }
             var samples: [StatisticsCalculator.Sample] = []
             let request = SQLRequest<Row>(literal: """
-                SELECT startDate, endDate, value, sourceId, savedAt FROM sample
+                SELECT startDate, endDate, value, sourceId, savedAt, count, id FROM sample
                 WHERE typeCode = \(SampleTypeCode.code(type.identifier)) AND \(windowCondition) AND \(visibility.condition()) AND \(condition)
                 ORDER BY startDate
                 """)
             let rows = try Row.fetchCursor(db, request)
+            var expanded = false
             while let row = try rows.next() {
                 let sourceId: Int64 = row[3]
-                samples.append(StatisticsCalculator.Sample(
-                    start: row[0], end: row[1], value: row[2] ?? 0, sourceRank: rankOf[sourceId] ?? ranked.count, savedAt: row[4]))
+                let rank = rankOf[sourceId] ?? ranked.count
+                // A series sample counts by its quantities, each over its own interval, as in HealthKit.
+                if row[5] as Int > 1, case let entries = try SampleStore.seriesEntries(sampleId: row[6], in: db), !entries.isEmpty {
+                    for entry in entries {
+                        samples.append(StatisticsCalculator.Sample(start: entry.start, end: entry.end, value: entry.value, sourceRank: rank,
+                                                                   savedAt: row[4]))
+                    }
+                    expanded = true
+                    continue
+                }
+                samples.append(StatisticsCalculator.Sample(start: row[0], end: row[1], value: row[2] ?? 0, sourceRank: rank, savedAt: row[4]))
             }
+            if expanded { samples.sort { $0.start < $1.start } }
             return StatisticsSamples(samples: samples, sources: ranked.map(\.source))
         }
     }

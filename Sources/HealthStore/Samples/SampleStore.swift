@@ -399,7 +399,14 @@ package struct SampleStore: Sendable {
             case (.quantity, let type as HKQuantityType):
                 let unitString = row.unit ?? ""
                 if units[unitString] == nil { units[unitString] = try HKUnit.parse(unitString) }
-                return HKQuantitySample.make(type: type, quantity: HKQuantity(unit: units[unitString]!, doubleValue: row.originalValue ?? 0),
+                let unit = units[unitString]!
+                if row.count > 1, type.aggregationStyle != .cumulative,
+                   let summary = try SampleStore.seriesSummary(sampleId: id, unit: unit, in: db) {
+                    return HKDiscreteQuantitySample(type: type, average: HKQuantity(unit: unit, doubleValue: row.originalValue ?? 0),
+                                                    series: summary, start: start, end: end, count: row.count, uuid: uuid, metadata: metadata,
+                                                    sourceRevision: revision, device: device)
+                }
+                return HKQuantitySample.make(type: type, quantity: HKQuantity(unit: unit, doubleValue: row.originalValue ?? 0),
                                              start: start, end: end, count: row.count, uuid: uuid, metadata: metadata,
                                              sourceRevision: revision, device: device)
             case (.category, let type as HKCategoryType):

@@ -65,7 +65,9 @@ public struct HKQuantitySeriesSampleQueryDescriptor: HKAsyncSequenceQuery, @unch
         return Results(live: LiveResults { continuation in
             let includeSample = descriptor.options.contains(.includeSample)
             for entry in try HKQuantitySeriesSampleQuery.entries(type: descriptor.predicate.sampleType,
-                                                                 predicate: descriptor.predicate.nsPredicate, on: healthStore) {
+                                                                 predicate: descriptor.predicate.nsPredicate,
+                                                                 bySample: descriptor.options.contains(.orderByQuantitySampleStartDate),
+                                                                 on: healthStore) {
                 guard !Task.isCancelled else { return }
                 continuation.yield(Result(quantity: entry.quantity, dateInterval: entry.interval, sample: includeSample ? entry.sample : nil))
             }

@@ -67,25 +67,45 @@ open class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
         let sample: HKQuantitySample
     }
 
-    /// The quantities of the samples of `type` matching `predicate` that the store's app may see, by start date.
-    /// Each stored sample holds one quantity, so both of ``orderByQuantitySampleStartDate``'s orders are this one.
-    static func entries(type: HKSampleType, predicate: NSPredicate?, on store: HKHealthStore) throws -> [Entry] {
+    /// The quantities of the samples of `type` matching `predicate` that the store's app may see: a sample holding one
+    /// quantity gives it, a series sample (`HKQuantitySeriesSampleBuilder`) each of its quantities. In order of their
+    /// own start dates, or sample by sample when `bySample` (``orderByQuantitySampleStartDate``).
+    static func entries(type: HKSampleType, predicate: NSPredicate?, bySample: Bool = false, on store: HKHealthStore) throws -> [Entry] {
         let plan = try SampleQueryPlan(type: type, predicate: predicate, limit: HKObjectQueryNoLimit,
                                        order: [SampleOrder(key: .startDate, ascending: true), SampleOrder(key: .endDate, ascending: true)])
-        return try plan.run(on: store).compactMap { sample in
-            guard let sample = sample as? HKQuantitySample else { return nil }
-            return Entry(quantity: sample.quantity, interval: DateInterval(start: sample.startDate, end: sample.endDate), sample: sample)
+        var entries: [Entry] = []
+        var series = false
+        for case let sample as HKQuantitySample in try plan.run(on: store) {
+            let parts = sample.count > 1 ? try store.sampleStore().seriesEntries(of: sample.uuid) : []
+            guard !parts.isEmpty else {
+                entries.append(Entry(quantity: sample.quantity, interval: DateInterval(start: sample.startDate, end: sample.endDate),
+                                     sample: sample))
+                continue
+            }
+            series = true
+            for part in parts {
+                entries.append(Entry(quantity: HKQuantity(unit: sample.quantity.unit, doubleValue: part.originalValue),
+                                     interval: DateInterval(start: Date(timeIntervalSinceReferenceDate: part.start),
+                                                           end: Date(timeIntervalSinceReferenceDate: part.end)),
+                                     sample: sample))
+            }
         }
+        if series, !bySample {
+            entries = entries.enumerated().sorted { a, b in
+                (a.element.interval.start, a.element.interval.end, a.offset) < (b.element.interval.start, b.element.interval.end, b.offset)
+            }.map(\.element)
+        }
+        return entries
     }
 }
 
 extension HKQuantitySeriesSampleQuery: ExecutableQuery {
     func start(on store: HKHealthStore) {
         let type = objectType as! HKSampleType, predicate = UncheckedPredicate(predicate)
-        let includeSample = options.withLock { $0.includeSample }
+        let (includeSample, bySample) = options.withLock { ($0.includeSample, $0.orderBySample) }
         let started = Task.detached { [self] in
             do {
-                let entries = try Self.entries(type: type, predicate: predicate.value, on: store)
+                let entries = try Self.entries(type: type, predicate: predicate.value, bySample: bySample, on: store)
                 guard !entries.isEmpty else {
                     guard !Task.isCancelled else { return }
                     return report(nil, last: true)
