@@ -3,11 +3,12 @@ import Synchronization
 import Testing
 @testable import OpenHealthKit
 
-/// Runs an HKStatisticsQuery and waits for it.
+/// Runs an HKStatisticsQuery and waits for it; nil when nothing matched (HealthKit's `errorNoData`).
 func statistics(_ store: HKHealthStore, _ type: HKQuantityType = steps, predicate: NSPredicate? = nil,
-                options: HKStatisticsOptions) async throws -> HKStatistics? {
+                options: HKStatisticsOptions, noDataIsNil: Bool = true) async throws -> HKStatistics? {
     try await withCheckedThrowingContinuation { continuation in
         store.execute(HKStatisticsQuery(quantityType: type, quantitySamplePredicate: predicate, options: options) { _, statistics, error in
+            if noDataIsNil, (error as? HKError)?.code == .errorNoData, statistics == nil { return continuation.resume(returning: nil) }
             if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: statistics) }
         })
     }
@@ -101,9 +102,9 @@ struct StatisticsQueryTests {
         #expect(whole?.startDate == day0.addingTimeInterval(-hour))
     }
 
-    @Test func noDataGivesNilStatisticsAndBadOptionsAnError() async throws {
+    @Test func noDataIsErrorNoDataAsInHealthKitAndBadOptionsAnError() async throws {
         let (store, _) = try await authorizedStepsStore()
-        #expect(try await statistics(store, options: .cumulativeSum) == nil)
+        await #expect(throws: HKError(.errorNoData)) { _ = try await statistics(store, options: .cumulativeSum, noDataIsNil: false) }
         await #expect(throws: HKError(.errorInvalidArgument)) { _ = try await statistics(store, heartRate, options: .cumulativeSum) }
         await #expect(throws: HKError(.errorInvalidArgument)) { _ = try await statistics(store, options: .discreteAverage) }
     }

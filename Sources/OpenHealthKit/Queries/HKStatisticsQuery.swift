@@ -57,6 +57,10 @@ extension HKStatisticsQuery: ExecutableQuery {
             do {
                 let statistics = try Self.statistics(try plan.get(), on: store)
                 guard !Task.isCancelled else { return }
+                // As HealthKit: no sample the app may see matches, so no statistics and errorNoData, whatever the reason.
+                guard let statistics else {
+                    return completionHandler(self, nil, HKError(.errorNoData, "No data available for the specified predicate."))
+                }
                 completionHandler(self, statistics, nil)
             } catch {
                 guard !Task.isCancelled else { return }
