@@ -92,3 +92,23 @@ struct HealthStoreSmallAPITests {
         #expect(split.0 == nil && split.1 == nil && (split.2 as? HKError)?.code == .errorInvalidArgument)
     }
 }
+
+@Suite("HKSource.default()")
+struct DefaultSourceTests {
+    @Test func theDefaultSourceIsTheAppTheManifestNamesAndMatchesWhatItSaves() async throws {
+        let manifest = FileManager.default.temporaryDirectory.appendingPathComponent("app-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: manifest) }
+        try Data(#"{"CFBundleIdentifier": "com.example.steps", "CFBundleName": "Steps"}"#.utf8).write(to: manifest)
+        let source = HKSource.appSource(["OPENHEALTHKIT_APP": manifest.path])
+        #expect(source.bundleIdentifier == "com.example.steps" && source.name == "Steps")
+
+        let (store, _, _) = makeStore(.allowAll)  // the steps app
+        try await store.requestAuthorization(toShare: [steps], read: [steps])
+        try await store.save(HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: 5), start: now, end: now))
+        let mine = try await HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: steps, predicate: HKQuery.predicateForObjects(from: source))], sortDescriptors: [])
+            .result(for: store)
+        #expect(mine.count == 1 && mine.first?.sourceRevision.source == source)
+        #expect(HKSource.appSource(["OPENHEALTHKIT_APP": "/nonexistent.json"]).name == ProcessInfo.processInfo.processName)
+    }
+}

@@ -19,9 +19,23 @@ public final class HKSource: NSObject, NSSecureCoding, NSCopying, Sendable {
         self.bundleIdentifier = bundleIdentifier
     }
 
-    /// The source of the running program. A store replaces it with the app's declared identity on save;
-    /// before that it is the process's bundle identifier, or its name when it has no bundle.
-    public class func `default`() -> HKSource {
+    /// The running app's source: the app its manifest names (`OPENHEALTHKIT_APP`, else `openhealthkit-app.json` beside the
+    /// executable — the manifest `HKHealthStore()` opens the store for), equal to the source of what that app saves, so
+    /// `HKQuery.predicateForObjects(from: .default())` finds it. Without a manifest, the process (its bundle identifier,
+    /// or its name). A process that opens stores for several apps with `HKHealthStore(configuration:)` (tests, the
+    /// daemon) has no one app: there it is the process.
+    public class func `default`() -> HKSource { processSource }
+
+    private static let processSource = appSource(ProcessInfo.processInfo.environment)
+
+    /// The source ``default()`` gives in this environment.
+    package static func appSource(_ environment: [String: String]) -> HKSource {
+        let executableFolder = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
+        let file = environment["OPENHEALTHKIT_APP"].map { URL(fileURLWithPath: $0) }
+            ?? executableFolder.appendingPathComponent("openhealthkit-app.json")
+        if let data = try? Data(contentsOf: file), let manifest = try? JSONDecoder().decode(AppManifest.self, from: data) {
+            return HKSource(name: manifest.name, bundleIdentifier: manifest.bundleIdentifier)
+        }
         let processName = ProcessInfo.processInfo.processName
         return HKSource(name: processName, bundleIdentifier: Bundle.main.bundleIdentifier ?? processName)
     }
