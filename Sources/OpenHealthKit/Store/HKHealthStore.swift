@@ -17,7 +17,8 @@ package import HealthStore
 /// ```
 ///
 /// It is an open class, as HealthKit's is: a test double subclasses it and overrides what the code under test calls.
-/// Every completion-handler method calls its `async` twin, so overriding the `async` form covers both.
+/// As in HealthKit, where the two are one Objective-C method, overriding either the completion-handler or the `async`
+/// form of a method reaches callers of both.
 open class HKHealthStore: NSObject, @unchecked Sendable {
     // @unchecked: every stored property is an immutable `let` of a Sendable value; subclasses (test doubles) keep
     // their own state safe.
@@ -124,8 +125,10 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// Asks the person for access to the types not decided yet, through the configured presenter.
     /// Completes at once without asking when every type is already decided, or in guest mode.
     open func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
-        try await service().requestAuthorization(
-            app: configuration.app, share: typesToShare, read: typesToRead, presenter: configuration.presenter)
+        try await viaCompletion("requestAuthorization", work: {
+            try await self.service().requestAuthorization(
+                app: self.configuration.app, share: typesToShare, read: typesToRead, presenter: self.configuration.presenter)
+        }) { self.requestAuthorization(toShare: typesToShare, read: typesToRead, completion: $0) }
     }
 
     /// Completion-handler form of ``requestAuthorization(toShare:read:)``; the handler runs off the caller's thread.
@@ -133,9 +136,10 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        completeDetached(completion) {
-            try await self.requestAuthorization(toShare: typesToShare ?? [], read: typesToRead ?? [])
-        }
+        answer("requestAuthorization", completion, work: {
+            try await self.service().requestAuthorization(
+                app: self.configuration.app, share: typesToShare ?? [], read: typesToRead ?? [], presenter: self.configuration.presenter)
+        }, viaAsync: { try await self.requestAuthorization(toShare: typesToShare ?? [], read: typesToRead ?? []) })
     }
 
     /// Whether requesting these types would show the person anything: `.shouldRequest` if any was never
@@ -143,8 +147,10 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     open func statusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws
         -> HKAuthorizationRequestStatus
     {
-        try service().requestStatus(app: configuration.app.bundleIdentifier,
-                                    share: Set(typesToShare.map(\.identifier)), read: Set(typesToRead.map(\.identifier)))
+        try await viaCompletion("requestStatus", work: {
+            try self.service().requestStatus(app: self.configuration.app.bundleIdentifier,
+                                             share: Set(typesToShare.map(\.identifier)), read: Set(typesToRead.map(\.identifier)))
+        }) { self.getRequestStatusForAuthorization(toShare: typesToShare, read: typesToRead, completion: $0) }
     }
 
     /// Completion-handler form of ``statusForAuthorizationRequest(toShare:read:)``: `.unknown` with the error on failure.
@@ -152,13 +158,10 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
         completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void
     ) {
-        Task.detached {
-            do {
-                completion(try await self.statusForAuthorizationRequest(toShare: typesToShare, read: typesToRead), nil)
-            } catch {
-                completion(.unknown, error)
-            }
-        }
+        answer("requestStatus", completion, failure: .unknown, work: {
+            try self.service().requestStatus(app: self.configuration.app.bundleIdentifier,
+                                             share: Set(typesToShare.map(\.identifier)), read: Set(typesToRead.map(\.identifier)))
+        }, viaAsync: { try await self.statusForAuthorizationRequest(toShare: typesToShare, read: typesToRead) })
     }
 
     /// Handles an authorization request an app extension made, as the containing app does in HealthKit. Here an
@@ -176,51 +179,70 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// Saves an object. Fails with `errorAuthorizationNotDetermined` or `errorAuthorizationDenied` when the
     /// app may not share its type, and `errorNotPermissibleForGuestUserMode` in guest mode.
     open func save(_ object: HKObject) async throws {
-        try sampleStore().save([object], app: configuration.app)
+        try await viaCompletion("saveOne", work: { try self.sampleStore().save([object], app: self.configuration.app) }) {
+            self.save(object, withCompletion: $0)
+        }
     }
 
     /// Saves objects atomically: all of them, or none when any is refused.
     open func save(_ objects: [HKObject]) async throws {
-        try sampleStore().save(objects, app: configuration.app)
+        let batch = SendableBox(objects)
+        try await viaCompletion("saveMany", work: { try self.sampleStore().save(batch.value, app: self.configuration.app) }) {
+            self.save(batch.value, withCompletion: $0)
+        }
     }
 
     /// Completion-handler form of ``save(_:)-(HKObject)``; the handler runs off the caller's thread.
     open func save(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        completeDetached(completion) { try await self.save(object) }
+        answer("saveOne", completion, work: { try self.sampleStore().save([object], app: self.configuration.app) },
+               viaAsync: { try await self.save(object) })
     }
 
     /// Completion-handler form of ``save(_:)-([HKObject])``; the handler runs off the caller's thread.
     open func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let batch = SendableBox(objects)
-        completeDetached(completion) { try await self.save(batch.value) }
+        answer("saveMany", completion, work: { try self.sampleStore().save(batch.value, app: self.configuration.app) },
+               viaAsync: { try await self.save(batch.value) })
     }
 
     /// Deletes an object the app saved. Deleting another source's object fails with `errorAuthorizationDenied`.
     open func delete(_ object: HKObject) async throws {
-        try sampleStore().delete([object], app: configuration.app)
+        try await viaCompletion("deleteOne", work: { try self.sampleStore().delete([object], app: self.configuration.app) }) {
+            self.delete(object, withCompletion: $0)
+        }
     }
 
     /// Deletes objects the app saved, atomically.
     open func delete(_ objects: [HKObject]) async throws {
-        try sampleStore().delete(objects, app: configuration.app)
+        let batch = SendableBox(objects)
+        try await viaCompletion("deleteMany", work: { try self.sampleStore().delete(batch.value, app: self.configuration.app) }) {
+            self.delete(batch.value, withCompletion: $0)
+        }
     }
 
     /// Completion-handler form of ``delete(_:)-(HKObject)``; the handler runs off the caller's thread.
     open func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        completeDetached(completion) { try await self.delete(object) }
+        answer("deleteOne", completion, work: { try self.sampleStore().delete([object], app: self.configuration.app) },
+               viaAsync: { try await self.delete(object) })
     }
 
     /// Completion-handler form of ``delete(_:)-([HKObject])``; the handler runs off the caller's thread.
     open func delete(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let batch = SendableBox(objects)
-        completeDetached(completion) { try await self.delete(batch.value) }
+        answer("deleteMany", completion, work: { try self.sampleStore().delete(batch.value, app: self.configuration.app) },
+               viaAsync: { try await self.delete(batch.value) })
     }
 
     /// Deletes every object of `objectType` that this app saved and that matches `predicate` (made by
     /// `HKQuery.predicateFor…`, possibly combined with `NSCompoundPredicate`), and returns how many. Other
     /// sources' objects are left alone. A predicate OpenHealthKit cannot compile is `errorInvalidArgument`.
     open func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
-        try sampleStore().deleteObjects(ofType: objectType, matching: try SampleFilter(predicate), app: configuration.app)
+        let boxed = SendableBox(predicate)
+        return try await viaCompletion("deleteObjects", work: {
+            try self.sampleStore().deleteObjects(ofType: objectType, matching: try SampleFilter(boxed.value), app: self.configuration.app)
+        }) { (done: @escaping @Sendable (Int, (any Error)?) -> Void) in
+            self.deleteObjects(of: objectType, predicate: predicate) { _, count, error in done(count, error) }
+        }
     }
 
     /// Completion-handler form of ``deleteObjects(of:predicate:)``; the handler gets success, the number
@@ -229,14 +251,9 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         of objectType: HKObjectType, predicate: NSPredicate, withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void
     ) {
         let predicate = SendableBox(predicate)
-        Task.detached {
-            do {
-                let count = try await self.deleteObjects(of: objectType, predicate: predicate.value)
-                completion(true, count, nil)
-            } catch {
-                completion(false, 0, error)
-            }
-        }
+        answer("deleteObjects", { count, error in completion(error == nil, count, error) }, failure: 0, work: {
+            try self.sampleStore().deleteObjects(ofType: objectType, matching: try SampleFilter(predicate.value), app: self.configuration.app)
+        }, viaAsync: { try await self.deleteObjects(of: objectType, predicate: predicate.value) })
     }
 
     /// Associates samples with a workout this app saved, saving those not yet in the store (share permission for
@@ -244,14 +261,18 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// Adding them changes none of the workout's own values.
     @available(*, deprecated, message: "HealthKit deprecated it in iOS 17 for HKWorkoutBuilder")
     open func addSamples(_ samples: [HKSample], to workout: HKWorkout) async throws {
-        try sampleStore().associate(samples, with: workout, app: configuration.app)
+        let batch = SendableBox(samples)
+        try await viaCompletion("addSamples", work: { try self.sampleStore().associate(batch.value, with: workout, app: self.configuration.app) }) {
+            self.add(batch.value, to: workout, completion: $0)
+        }
     }
 
     /// Completion-handler form of ``addSamples(_:to:)``; the handler runs off the caller's thread.
     @available(*, deprecated, message: "HealthKit deprecated it in iOS 17 for HKWorkoutBuilder")
     open func add(_ samples: [HKSample], to workout: HKWorkout, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let batch = SendableBox(samples)
-        completeDetached(completion) { try await self.addSamples(batch.value, to: workout) }
+        answer("addSamples", completion, work: { try self.sampleStore().associate(batch.value, with: workout, app: self.configuration.app) },
+               viaAsync: { try await self.addSamples(batch.value, to: workout) })
     }
 
     /// The earliest date an app may save or read samples for: no limit here.
@@ -375,30 +396,47 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// `.weekly`, an observer fires at most once per period and holds later changes until the period ends;
     /// with `.immediate` (or nothing enabled) it fires for every change.
     open func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {
-        try BackgroundDeliveryStore(database: sampleStore().database).enable(app: configuration.app.bundleIdentifier, type: type, frequency: frequency)
+        try await viaCompletion("enableBackgroundDelivery", work: {
+            try BackgroundDeliveryStore(database: self.sampleStore().database)
+                .enable(app: self.configuration.app.bundleIdentifier, type: type, frequency: frequency)
+        }) { self.enableBackgroundDelivery(for: type, frequency: frequency, withCompletion: $0) }
     }
 
+    /// Completion-handler form of ``enableBackgroundDelivery(for:frequency:)``.
     open func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency,
                                          withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        completeDetached(completion) { try await self.enableBackgroundDelivery(for: type, frequency: frequency) }
+        answer("enableBackgroundDelivery", completion, work: {
+            try BackgroundDeliveryStore(database: self.sampleStore().database)
+                .enable(app: self.configuration.app.bundleIdentifier, type: type, frequency: frequency)
+        }, viaAsync: { try await self.enableBackgroundDelivery(for: type, frequency: frequency) })
     }
 
     /// Stops background delivery for `type`.
     open func disableBackgroundDelivery(for type: HKObjectType) async throws {
-        try BackgroundDeliveryStore(database: sampleStore().database).disable(app: configuration.app.bundleIdentifier, type: type)
+        try await viaCompletion("disableBackgroundDelivery", work: {
+            try BackgroundDeliveryStore(database: self.sampleStore().database).disable(app: self.configuration.app.bundleIdentifier, type: type)
+        }) { self.disableBackgroundDelivery(for: type, withCompletion: $0) }
     }
 
+    /// Completion-handler form of ``disableBackgroundDelivery(for:)``.
     open func disableBackgroundDelivery(for type: HKObjectType, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        completeDetached(completion) { try await self.disableBackgroundDelivery(for: type) }
+        answer("disableBackgroundDelivery", completion, work: {
+            try BackgroundDeliveryStore(database: self.sampleStore().database).disable(app: self.configuration.app.bundleIdentifier, type: type)
+        }, viaAsync: { try await self.disableBackgroundDelivery(for: type) })
     }
 
     /// Stops background delivery for every type.
     open func disableAllBackgroundDelivery() async throws {
-        try BackgroundDeliveryStore(database: sampleStore().database).disableAll(app: configuration.app.bundleIdentifier)
+        try await viaCompletion("disableAllBackgroundDelivery", work: {
+            try BackgroundDeliveryStore(database: self.sampleStore().database).disableAll(app: self.configuration.app.bundleIdentifier)
+        }) { self.disableAllBackgroundDelivery(completion: $0) }
     }
 
+    /// Completion-handler form of ``disableAllBackgroundDelivery()``.
     open func disableAllBackgroundDelivery(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        completeDetached(completion) { try await self.disableAllBackgroundDelivery() }
+        answer("disableAllBackgroundDelivery", completion, work: {
+            try BackgroundDeliveryStore(database: self.sampleStore().database).disableAll(app: self.configuration.app.bundleIdentifier)
+        }, viaAsync: { try await self.disableAllBackgroundDelivery() })
     }
 
     // MARK: - Preferences
@@ -408,6 +446,13 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// live (`count/min` for heart rate, km or mi, kg or lb, °C or °F). As in HealthKit, the app must have asked for
     /// read or share access to every type first: otherwise `errorAuthorizationNotDetermined`.
     open func preferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
+        try await viaCompletion("preferredUnits", work: { try self.lookUpPreferredUnits(for: quantityTypes) }) {
+            self.preferredUnits(for: quantityTypes, completion: $0)
+        }
+    }
+
+    /// The work of ``preferredUnits(for:)``.
+    private func lookUpPreferredUnits(for quantityTypes: Set<HKQuantityType>) throws -> [HKQuantityType: HKUnit] {
         let service = try service()
         let app = configuration.app.bundleIdentifier
         for type in quantityTypes where app != AuthorizationService.personReader {
@@ -426,8 +471,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     open func preferredUnits(
         for quantityTypes: Set<HKQuantityType>, completion: @escaping @Sendable ([HKQuantityType: HKUnit], (any Error)?) -> Void
     ) {
-        Task.detached {
-            do { completion(try await self.preferredUnits(for: quantityTypes), nil) } catch { completion([:], error) }
-        }
+        answer("preferredUnits", completion, failure: [:], work: { try self.lookUpPreferredUnits(for: quantityTypes) },
+               viaAsync: { try await self.preferredUnits(for: quantityTypes) })
     }
 }
