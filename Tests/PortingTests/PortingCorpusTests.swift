@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import OpenHealthKit
 
-/// The porting corpus (`Porting/`): HealthKit client files in the styles real apps use, each compiled with only the
+/// The porting corpus (`Corpus/`): HealthKit client files in the styles real apps use, each compiled with only the
 /// import swapped, each run here against a real store and a scripted person.
 @Suite("Porting corpus")
 struct PortingCorpusTests {
