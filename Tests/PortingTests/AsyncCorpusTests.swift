@@ -103,11 +103,12 @@ struct AsyncCorpusTests {
         // The live sequence: the current state (nothing new since the anchor), then each change.
         let batches = Recorder<HeartRateHistory.Changes>()
         let follower = Task { try await history.follow(from: second.anchor, batches: 2) { batches.append($0) } }
-        #expect(await eventually { batches.all.count == 1 })
+        defer { follower.cancel() }
+        try #require(await eventually { batches.all.count == 1 })
         #expect(batches.all.first?.added.isEmpty == true && batches.all.first?.deleted.isEmpty == true)
         try await watch.save(sample(.heartRate, 77, beatsPerMinute, at: calendar.day(0, hour: 6, minute: 30)))
-        try await follower.value
-        #expect(batches.all.count == 2 && batches.all.last?.added.map(\.beatsPerMinute) == [77])
+        #expect(await eventually { batches.all.count == 2 })
+        #expect(batches.all.last?.added.map(\.beatsPerMinute) == [77])
     }
 
     // MARK: - HydrationViewModel with MockHealthStore and with a real store

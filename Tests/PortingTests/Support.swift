@@ -62,8 +62,9 @@ final class Recorder<Value>: @unchecked Sendable {
     var last: Value? { all.last }
 }
 
-/// Waits until `condition` holds, for at most `seconds`; returns whether it did.
-func eventually(isolation: isolated (any Actor)? = #isolation, within seconds: Double = 5, _ condition: () async -> Bool) async -> Bool {
+/// Waits until `condition` holds, for at most `seconds`; returns whether it did. The default is long because the
+/// whole test suite shares two cores: the export-import tests can hold them for half a minute.
+func eventually(isolation: isolated (any Actor)? = #isolation, within seconds: Double = 60, _ condition: () async -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if await condition() { return true }

@@ -87,14 +87,14 @@ final class ActivityRingsProvider: @unchecked Sendable {
         return try await descriptor.result(for: healthStore).map(rings(of:))
     }
 
-    /// The first `count` deliveries of the week's summaries: what is there now, then each change.
-    func weekUpdates(endingOn day: Date, count: Int) async throws -> [[Rings]] {
+    /// Follows the week's summaries: what is there now, then the days each change touched. Stops after `deliveries`.
+    func followWeek(endingOn day: Date, deliveries: Int, onDelivery: ([Rings]) -> Void) async throws {
         let descriptor = HKActivitySummaryQueryDescriptor(predicate: weekPredicate(endingOn: day))
-        var deliveries: [[Rings]] = []
+        var delivered = 0
         for try await summaries in descriptor.results(for: healthStore) {
-            deliveries.append(summaries.map(rings(of:)))
-            if deliveries.count == count { break }
+            onDelivery(summaries.map(rings(of:)))
+            delivered += 1
+            if delivered == deliveries { break }
         }
-        return deliveries
     }
 }
