@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// Settings every target shares: Swift 6 language mode (set below) plus the upcoming features that make
+/// Settings every target but the porting corpus shares: Swift 6 language mode (set below) plus the upcoming features that make
 /// every dependency leaking into the API an explicit `public import`.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -74,6 +74,9 @@ let package = Package(
             dependencies: ["OpenHealthKit", "HealthStore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        // The porting corpus: HealthKit client files compiled as app code is, with only the import swapped. Swift 6
+        // language mode and nothing of `strictSettings`: apps do not enable ExistentialAny or InternalImportsByDefault.
+        .testTarget(name: "PortingTests", dependencies: ["OpenHealthKit"], path: "Tests/PortingTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 import OpenHealthKit
 
-/// The porting corpus (`Porting/`): HealthKit client files in the styles real apps use, each compiled with only the
-/// import swapped, each run here against a real store and a scripted person.
+/// The porting corpus (`Corpus/`): HealthKit client files in the styles real apps use, each compiled with only the
+/// import swapped, each run against a real store and a scripted person — here and in the suites beside this one
+/// (async/await, completion handlers, long-running queries). Where OpenHealthKit made a porter change a file, the
+/// file says so in a PORTING NOTE, and KnownDifferencesTests states HealthKit's behaviour as a known issue.
 @Suite("Porting corpus")
 struct PortingCorpusTests {
     static func store(_ answers: ScriptedPresenter.Script = .allowAll, app: String = "com.example.steps") -> HKHealthStore {
