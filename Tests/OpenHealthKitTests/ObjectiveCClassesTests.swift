@@ -41,3 +41,31 @@ import Testing
         #expect((store as NSObject).isEqual(store))
     }
 }
+
+/// Spellings HealthKit code uses that come from how Swift imports Objective-C: option-set parameters default to `[]`,
+/// and the descriptors' result sequences name their iterators `Iterator`.
+@Suite struct ImportedSpellingTests {
+    @Test func statisticsQueriesTakeNoOptionsByDefault() async throws {
+        let (store, _, _) = makeStore(.allowAll)
+        try await store.requestAuthorization(toShare: [steps], read: [steps])
+        try await store.save(HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: 7), start: now, end: now))
+        let answered: Bool = await withCheckedContinuation { done in
+            store.execute(HKStatisticsQuery(quantityType: steps, quantitySamplePredicate: nil) { _, statistics, error in
+                done.resume(returning: statistics != nil && error == nil && statistics?.sumQuantity() == nil)
+            })
+        }
+        #expect(answered)  // no options asked: statistics without sums
+        let collection = HKStatisticsCollectionQuery(quantityType: steps, quantitySamplePredicate: nil, anchorDate: now,
+                                                     intervalComponents: DateComponents(day: 1))
+        #expect(collection.options == [])
+    }
+
+    @Test func resultSequencesIterateWithTheirIterator() async throws {
+        let (store, _, _) = makeStore(.allowAll)
+        try await store.requestAuthorization(toShare: [steps], read: [steps])
+        var iterator: HKAnchoredObjectQueryDescriptor<HKQuantitySample>.Results.Iterator =
+            HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: steps)], anchor: nil).results(for: store).makeAsyncIterator()
+        let first = try await iterator.next()
+        #expect(first?.addedSamples.isEmpty == true)
+    }
+}

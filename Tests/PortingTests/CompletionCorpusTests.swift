@@ -270,4 +270,31 @@ struct CompletionCorpusTests {
         let own = await withCheckedContinuation { done in service.ownEntries { done.resume(returning: $0) } }
         #expect(own.map { $0.quantity.doubleValue(for: milliliters) } == [250])
     }
+
+    /// HealthKit: the completion-handler and async forms of `save` are one Objective-C method, so a test double that
+    /// overrides the completion form also receives `try await store.save(_:)` (MockHealthStore.swift).
+    @Test func overridingTheCompletionFormAlsoCatchesTheAsyncCall() async throws {
+        final class CompletionOnlyDouble: HKHealthStore, @unchecked Sendable {
+            var saved: [HKObject] = []
+            override func save(_ object: HKObject, withCompletion completion: @escaping (Bool, Error?) -> Void) {
+                saved.append(object)
+                completion(true, nil)
+            }
+        }
+        let double = CompletionOnlyDouble()
+        try await double.save(sample(.dietaryWater, 250, .literUnit(with: .milli), at: calendar.day(1, hour: 8)))
+        #expect(double.saved.count == 1)
+    }
+
+    /// HealthKit: a statistics query that matches no sample answers nil statistics and `HKError.errorNoData`
+    /// ("No data available for the specified predicate."), which apps test for (StepSourcesReport.swift).
+    @Test func aStatisticsQueryWithoutDataReportsErrorNoData() async throws {
+        let person = ScriptedPerson()
+        let store = person.app("com.example.report")
+        try await store.requestAuthorization(toShare: [], read: [HKQuantityType(.stepCount)])
+        let report = StepSourcesReport(healthStore: store, calendar: calendar)
+        let empty = await withCheckedContinuation { done in report.report(for: calendar.day(5)) { done.resume(returning: $0) } }
+        #expect(empty.total == 0 && empty.shares.isEmpty)
+        #expect(empty.hadNoData)
+    }
 }

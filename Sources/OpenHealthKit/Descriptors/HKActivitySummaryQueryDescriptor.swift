@@ -26,12 +26,13 @@ public struct HKActivitySummaryQueryDescriptor: HKAsyncQuery, HKAsyncSequenceQue
         public typealias Element = [HKActivitySummary]
         let live: LiveResults<[HKActivitySummary]>
 
-        public struct AsyncIterator: AsyncIteratorProtocol {
+        /// Steps through the results as they come.
+        public struct Iterator: AsyncIteratorProtocol {
             var base: AsyncThrowingStream<[HKActivitySummary], any Error>.AsyncIterator
             public mutating func next() async throws -> [HKActivitySummary]? { try await base.next() }
         }
 
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: live.makeStream().makeAsyncIterator()) }
+        public func makeAsyncIterator() -> Iterator { Iterator(base: live.makeStream().makeAsyncIterator()) }
     }
 
     public func results(for healthStore: HKHealthStore) -> Results {

@@ -52,12 +52,13 @@ public struct HKQuantitySeriesSampleQueryDescriptor: HKAsyncSequenceQuery, @unch
         public typealias Element = Result
         let live: LiveResults<Result>
 
-        public struct AsyncIterator: AsyncIteratorProtocol {
+        /// Steps through the results as they come.
+        public struct Iterator: AsyncIteratorProtocol {
             var base: AsyncThrowingStream<Result, any Error>.AsyncIterator
             public mutating func next() async throws -> Result? { try await base.next() }
         }
 
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: live.makeStream().makeAsyncIterator()) }
+        public func makeAsyncIterator() -> Iterator { Iterator(base: live.makeStream().makeAsyncIterator()) }
     }
 
     public func results(for healthStore: HKHealthStore) -> Results {

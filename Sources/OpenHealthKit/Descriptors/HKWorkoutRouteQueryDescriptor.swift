@@ -16,12 +16,13 @@ public struct HKWorkoutRouteQueryDescriptor: HKAsyncSequenceQuery, Sendable {
         public typealias Element = CLLocation
         let live: LiveResults<CLLocation>
 
-        public struct AsyncIterator: AsyncIteratorProtocol {
+        /// Steps through the results as they come.
+        public struct Iterator: AsyncIteratorProtocol {
             var base: AsyncThrowingStream<CLLocation, any Error>.AsyncIterator
             public mutating func next() async throws -> CLLocation? { try await base.next() }
         }
 
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: live.makeStream().makeAsyncIterator()) }
+        public func makeAsyncIterator() -> Iterator { Iterator(base: live.makeStream().makeAsyncIterator()) }
     }
 
     public func results(for healthStore: HKHealthStore) -> Results {

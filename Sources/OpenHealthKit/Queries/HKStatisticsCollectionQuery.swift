@@ -56,7 +56,7 @@ open class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
         set { handlers.withLock { $0.calendar = newValue } }
     }
 
-    public init(quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions,
+    public init(quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions = [],
                 anchorDate: Date, intervalComponents: DateComponents) {
         self.anchorDate = anchorDate
         self.options = options

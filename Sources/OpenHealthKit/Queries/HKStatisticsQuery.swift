@@ -27,7 +27,7 @@ open class HKStatisticsQuery: HKQuery, @unchecked Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     public init(
-        quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions,
+        quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions = [],
         completionHandler: @escaping @Sendable (HKStatisticsQuery, HKStatistics?, (any Error)?) -> Void
     ) {
         self.options = options

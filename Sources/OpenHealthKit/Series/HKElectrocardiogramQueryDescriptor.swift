@@ -18,12 +18,13 @@ public struct HKElectrocardiogramQueryDescriptor: HKAsyncSequenceQuery, Sendable
         public typealias Element = HKElectrocardiogram.VoltageMeasurement
         let live: LiveResults<HKElectrocardiogram.VoltageMeasurement>
 
-        public struct AsyncIterator: AsyncIteratorProtocol {
+        /// Steps through the results as they come.
+        public struct Iterator: AsyncIteratorProtocol {
             var base: AsyncThrowingStream<HKElectrocardiogram.VoltageMeasurement, any Error>.AsyncIterator
             public mutating func next() async throws -> HKElectrocardiogram.VoltageMeasurement? { try await base.next() }
         }
 
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: live.makeStream().makeAsyncIterator()) }
+        public func makeAsyncIterator() -> Iterator { Iterator(base: live.makeStream().makeAsyncIterator()) }
     }
 
     public func results(for healthStore: HKHealthStore) -> Results {

@@ -24,12 +24,13 @@ public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, Sendable {
         public typealias Element = Heartbeat
         let live: LiveResults<Heartbeat>
 
-        public struct AsyncIterator: AsyncIteratorProtocol {
+        /// Steps through the results as they come.
+        public struct Iterator: AsyncIteratorProtocol {
             var base: AsyncThrowingStream<Heartbeat, any Error>.AsyncIterator
             public mutating func next() async throws -> Heartbeat? { try await base.next() }
         }
 
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: live.makeStream().makeAsyncIterator()) }
+        public func makeAsyncIterator() -> Iterator { Iterator(base: live.makeStream().makeAsyncIterator()) }
     }
 
     public func results(for healthStore: HKHealthStore) -> Results {

@@ -38,9 +38,10 @@ final class ImportCleanupService: @unchecked Sendable {
     /// This app's entries, oldest first (other apps' water is left out).
     ///
     /// PORTING NOTE: written as `HKQuery.predicateForObjects(from: HKSource.default())`, HealthKit's way to select the
-    /// app's own objects. In OpenHealthKit `HKSource.default()` is the process (its name, `Bundle.main`'s identifier),
-    /// not the app the store was opened for, so that predicate matched nothing. The porter's change: select by the
-    /// metadata key the app puts on everything it imports.
+    /// app's own objects. In OpenHealthKit `HKSource.default()` is the app named by the process's manifest
+    /// (`OPENHEALTHKIT_APP`); the test process opens stores for several apps by configuration and has none, so there it
+    /// is the process and that predicate matched nothing. The porter's change: select by the metadata key the app puts on
+    /// everything it imports.
     func ownEntries(completion: @escaping @Sendable ([HKQuantitySample]) -> Void) {
         let mine = HKQuery.predicateForObjects(withMetadataKey: Self.batchKey)
         let oldestFirst = NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: true)

@@ -50,26 +50,4 @@ final class MockHealthStore: HKHealthStore, @unchecked Sendable {
     override func stop(_ query: HKQuery) {
         stoppedQueries.append(query)
     }
-
-    #if !canImport(HealthKit)
-    // PORTING NOTE: in HealthKit, `save(_:)` async and `save(_:withCompletion:)` are one Objective-C method, and the
-    // async `requestAuthorization(toShare:read:)` of the Swift overlay calls the completion form; so the overrides
-    // above also catch the view model's `try await` calls. In OpenHealthKit the completion forms call the async ones,
-    // not the other way round: without these two overrides the view model's async calls went past the double to the
-    // real (unconfigured) store — nothing recorded, authorization failed. HealthKit would reject them (an overlay
-    // method cannot be overridden; a method cannot be overridden in both forms), hence the condition.
-    override func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
-        await withCheckedContinuation { done in
-            requestAuthorization(toShare: typesToShare, read: typesToRead) { _, _ in done.resume() }
-        }
-    }
-
-    override func save(_ object: HKObject) async throws {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, Error>) in
-            save(object) { _, error in
-                if let error = error { done.resume(throwing: error) } else { done.resume() }
-            }
-        }
-    }
-    #endif
 }
