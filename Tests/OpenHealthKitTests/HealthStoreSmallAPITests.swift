@@ -42,17 +42,36 @@ struct HealthStoreSmallAPITests {
         #expect(none.isEmpty && same == later)
     }
 
-    @Test func changingAPreferredUnitPostsHKUserPreferencesDidChange() async throws {
-        let (_, _, folder) = makeStore(.allowAll)
+    @Test func eachOpenStorePostsHKUserPreferencesDidChangeWhenThePersonChangesAUnit() async throws {
+        let (store, _, folder) = makeStore(.allowAll)
+        let (other, _, _) = makeStore(.allowAll)  // another folder: not told
         let person = try HealthPerson(storeDirectory: folder)
-        let posted = Mutex(0)
-        let observer = NotificationCenter.default.addObserver(forName: .HKUserPreferencesDidChange, object: nil, queue: nil) { _ in
+        let posted = Mutex(0), elsewhere = Mutex(0)
+        let observer = NotificationCenter.default.addObserver(forName: .HKUserPreferencesDidChange, object: store, queue: nil) { _ in
             posted.withLock { $0 += 1 }
         }
-        defer { NotificationCenter.default.removeObserver(observer) }
+        let otherObserver = NotificationCenter.default.addObserver(forName: .HKUserPreferencesDidChange, object: other, queue: nil) { _ in
+            elsewhere.withLock { $0 += 1 }
+        }
+        defer {
+            NotificationCenter.default.removeObserver(observer)
+            NotificationCenter.default.removeObserver(otherObserver)
+        }
+        let messages = await MainActor.run { MessageCounter(store) }
         try person.setPreferredUnit(.pound(), for: HKQuantityType(.bodyMass))
-        #expect(posted.withLock { $0 } == 1)
+        #expect(posted.withLock { $0 } == 1 && elsewhere.withLock { $0 } == 0)
         #expect(Notification.Name.HKUserPreferencesDidChange.rawValue == HKUserPreferencesDidChangeNotification)
+        for _ in 0..<100 where await MainActor.run(body: { messages.count }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await MainActor.run { messages.count } == 1)
+    }
+
+    /// Counts HKUserPreferencesDidChangeMessages for one store, on the main actor.
+    @MainActor final class MessageCounter {
+        var count = 0
+        var token: NotificationCenter.ObservationToken?
+        init(_ store: HKHealthStore) {
+            token = NotificationCenter.default.addObserver(of: store, for: .userPreferencesDidChange) { [unowned self] _ in self.count += 1 }
+        }
     }
 
     @Test func handlingAnExtensionsAuthorizationCompletesWithSuccess() async throws {

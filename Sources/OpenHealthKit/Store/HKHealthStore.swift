@@ -50,6 +50,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         self.configuration = configuration
         opened = Self.open(configuration, registering: true)
         super.init()
+        PreferenceChanges.register(self)
     }
 
     /// The person's own view (`HealthPerson.healthStore`): its reader identity is never registered as an app, and
@@ -58,6 +59,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         self.configuration = configuration
         opened = Self.open(configuration, registering: registering)
         super.init()
+        PreferenceChanges.register(self)
     }
 
     /// Opens the store the environment describes, so unmodified HealthKit code runs:
@@ -79,6 +81,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
             opened = .failure(error)
         }
         super.init()
+        PreferenceChanges.register(self)
     }
 
     private static func open(_ configuration: Configuration, registering: Bool) -> Result<SampleStore, HKError> {
