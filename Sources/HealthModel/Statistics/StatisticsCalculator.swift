@@ -162,8 +162,10 @@ package struct StatisticsCalculator: Sendable {
                 if let bucket = Self.bucket(of: sample.start, in: borders) { body(bucket, sample, sample.start, sample.start) }
                 continue
             }
-            guard sample.end > first, sample.start < last else { continue }
-            var bucket = Self.bucket(of: max(sample.start, first), in: borders)!
+            // (An inverted window — start after end, from contradictory date ranges — holds no time: nothing to cut.)
+            guard sample.end > first, sample.start < last, var bucket = Self.bucket(of: max(sample.start, first), in: borders) else {
+                continue
+            }
             while bucket < borders.count - 1, borders[bucket] < sample.end {
                 let from = max(sample.start, borders[bucket]), to = min(sample.end, borders[bucket + 1])
                 if to > from { body(bucket, sample, from, to) }

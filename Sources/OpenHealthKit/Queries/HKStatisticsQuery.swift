@@ -42,6 +42,8 @@ open class HKStatisticsQuery: HKQuery, @unchecked Sendable {
         let firstStart = loaded.samples.map(\.start).min()!, lastEnd = loaded.samples.map(\.end).max()!
         let start = plan.window.start?.timeIntervalSinceReferenceDate ?? firstStart
         let end = plan.window.end?.timeIntervalSinceReferenceDate ?? lastEnd
+        // Date ranges that contradict each other (AND of 10:00–10:30 and 11:00–12:00) leave no time to count in.
+        guard start <= end else { return nil }
         // The last border lies just past `end` when the window comes from the data, so samples ending there count.
         let borders = [start, plan.window.end == nil ? end.nextUp : end]
         let bucket = plan.calculator(for: store).compute(loaded.samples, borders: borders).first
