@@ -644,6 +644,16 @@ package final class HealthDatabase: Sendable {
                 t.primaryKey(["sampleId", "position"])
             }
         }
+        migrator.registerMigration("v21: workout route spans") { db in
+            // Imports before this version stored routes without recording their longest duration, so a date range
+            // starting inside a route missed it.
+            try db.execute(sql: """
+                INSERT INTO typeSpan (type, maxDuration)
+                SELECT t.identifier, MAX(s.endDate - s.startDate) FROM sample s JOIN sampleType t ON t.code = s.typeCode
+                WHERE s.kind = 6 GROUP BY t.identifier
+                ON CONFLICT (type) DO UPDATE SET maxDuration = MAX(maxDuration, excluded.maxDuration)
+                """)
+        }
         return migrator
     }()
 }

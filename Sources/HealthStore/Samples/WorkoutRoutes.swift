@@ -21,6 +21,9 @@ extension SampleStore {
     func insertRoutes(_ routes: [ImportedRoute], savedAt: Double, created: [UUID: Double] = [:], workouts: [UUID: UUID] = [:],
                       in db: Database) throws -> ImportCounts {
         var counts = ImportCounts()
+        // Date ranges reach back by the type's longest sample: a route's length must be known, or a range starting
+        // inside a route would miss it.
+        try SampleStore.recordSpans(routes.map(\.route), in: db)
         let insertLocation = try db.cachedStatement(sql: """
             INSERT INTO routeLocation (sampleId, position, timestamp, latitude, longitude, altitude, horizontalAccuracy, verticalAccuracy,
                                        course, speed)
