@@ -21,8 +21,19 @@ package struct AuthorizationService: Sendable {
         guard manifest.bundleIdentifier != AuthorizationService.personReader else {
             throw HKError.invalidArgument("\"\(manifest.bundleIdentifier)\" is reserved for the person's own view; it is not a bundle identifier")
         }
+        let identifier = manifest.bundleIdentifier
+        if let owner = Self.reservedPrefixes.first(where: { identifier.lowercased().hasPrefix($0.prefix) })?.owner {
+            throw HKError(.errorAuthorizationDenied, "an app cannot register as \(identifier): that identity belongs to \(owner)")
+        }
         try write { db in
-            let existing = try AppRecord.fetchOne(db, key: manifest.bundleIdentifier)
+            let existing = try AppRecord.fetchOne(db, key: identifier)
+            if let existing, existing.name != manifest.name {
+                throw HKError(.errorAuthorizationDenied, """
+                    \(identifier) is registered to the app "\(existing.name)"; "\(manifest.name)" cannot register under the same \
+                    bundle identifier
+                    """)
+            }
+
             try AppRecord(
                 bundleIdentifier: manifest.bundleIdentifier, name: manifest.name, version: manifest.version,
                 shareUsageDescription: manifest.shareUsageDescription, updateUsageDescription: manifest.updateUsageDescription,
@@ -36,6 +47,13 @@ package struct AuthorizationService: Sendable {
             }
         }
     }
+
+    /// Identities no app may claim: they name Apple's apps and the person's devices, and the sources imports create.
+    static let reservedPrefixes: [(prefix: String, owner: String)] = [
+        ("com.apple.", "Apple (the Health app and the person's own devices)"),
+        ("export.", "data imported from an Apple Health export"),
+        ("healthrecords.", "a health-record provider's imported records"),
+    ]
 
     // MARK: - What apps may learn
 
