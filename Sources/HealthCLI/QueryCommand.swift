@@ -150,9 +150,9 @@ struct QueryCommand: AsyncParsableCommand {
             number = String(category.value)
             shown = "value \(category.value)"
         case let workout as HKWorkout:
-            number = String(Int(workout.duration))
+            number = String(storedInteger(workout.duration))
             unitText = "s"
-            shown = "\(workout.workoutActivityType.exportName.replacingOccurrences(of: "HKWorkoutActivityType", with: "")) \(Int(workout.duration / 60)) min"
+            shown = "\(workout.workoutActivityType.exportName.replacingOccurrences(of: "HKWorkoutActivityType", with: "")) \(storedInteger(workout.duration / 60)) min"
         default:
             shown = String(describing: type(of: sample))
         }

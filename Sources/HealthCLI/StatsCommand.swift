@@ -115,7 +115,8 @@ struct StatsCommand: AsyncParsableCommand {
         let largest = rows.map(\.value).max() ?? 0
         for row in rows {
             let (label, source, value) = (row.start.formatted(style), row.source ?? "", row.value)
-            let bar = largest > 0 ? String(repeating: "█", count: Int((value / largest * 30).rounded())) : ""
+            let share = largest > 0 && largest.isFinite ? value / largest : 0  // sums too large to hold draw no bar
+            let bar = share.isFinite && share > 0 ? String(repeating: "█", count: Int((min(share, 1) * 30).rounded())) : ""
             let number = String(format: "%.1f", value)
             print("\(label.padding(toLength: 20, withPad: " ", startingAt: 0)) \(source.isEmpty ? "" : source.padding(toLength: 24, withPad: " ", startingAt: 0) + " ")"
                   + "\(String(repeating: " ", count: max(0, 10 - number.count)))\(number) \(unit.unitString)  \(bar)")

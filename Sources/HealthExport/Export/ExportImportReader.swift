@@ -444,7 +444,7 @@ package struct ExportImportReader {
                 return HKQuantitySample.make(type: type, quantity: HKQuantity(unit: unit, doubleValue: value), start: start, end: end,
                                              uuid: uuid, metadata: row.metadata, sourceRevision: row.revision, device: row.device)
             case let type as HKCategoryType:
-                return HKCategorySample(type: type, value: Int(row.value), start: start, end: end, uuid: uuid, metadata: row.metadata,
+                return HKCategorySample(type: type, value: storedInteger(row.value), start: start, end: end, uuid: uuid, metadata: row.metadata,
                                         sourceRevision: row.revision, device: row.device)
             default:
                 return nil
@@ -539,6 +539,10 @@ package struct ExportImportReader {
                 report(line: open.line, element: "WorkoutActivity", reason: "a WorkoutActivity without a start date")
                 return nil
             }
+            if let end = a["endDate"].flatMap(ExportDates.parse), end < start {
+                report(line: open.line, element: "WorkoutActivity", reason: "a WorkoutActivity that ends before it starts")
+                return nil
+            }
             let configuration = HKWorkoutConfiguration()
             configuration.activityType = workout?.attributes["workoutActivityType"].flatMap(HKWorkoutActivityType.init(exportName:)) ?? .other
             // Without Apple's UUID, one derived from the workout's identity: two copies of a workout have two activities.
@@ -570,6 +574,11 @@ package struct ExportImportReader {
             total("totalEnergyBurned", HKQuantityType(.activeEnergyBurned))
             total("totalDistance", HKWorkout.distanceType(for: activityType))
             let duration = seconds(a) ?? end.timeIntervalSince(start)
+            // Checked here, with the line, rather than by SQLite's CHECK (which would stop the whole import).
+            guard duration.isFinite, duration >= 0 else {
+                report(line: open.line, element: "Workout", reason: "a Workout whose duration is \(a["duration"] ?? "")")
+                return nil
+            }
             let device = records.device(a["device"])
             let uuid = ExportSources.stableUUID("Workout|" + workoutKey(a), start: start)
             if records.legacyIdentities {
@@ -590,6 +599,10 @@ package struct ExportImportReader {
             guard let date = a["date"].flatMap(ExportDates.parse), let latitude = a["latitude"].flatMap(Double.init),
                   let longitude = a["longitude"].flatMap(Double.init) else {
                 report(line: tag.line, element: "Location", reason: "a Location without date, latitude or longitude")
+                return nil
+            }
+            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                report(line: tag.line, element: "Location", reason: "a Location at latitude \(latitude), longitude \(longitude)")
                 return nil
             }
             func number(_ key: String, _ missing: Double) -> Double { a[key].flatMap(Double.init) ?? missing }

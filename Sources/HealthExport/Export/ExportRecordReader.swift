@@ -140,6 +140,9 @@ struct ExportRecordReader {
                   let canonical = try? unit.convert(value, to: quantityType.canonicalUnit), let base = try? unit.toBase(value) else {
                 return .failure(Reason("unit \"\(unitRaw.map(Self.text) ?? "")\" does not fit \(type.name)"))
             }
+            guard canonical.isFinite, base.isFinite else {
+                return .failure(Reason("value \(value) \(unit.unitString) of \(type.name) is too large to hold"))
+            }
             (identity, stored, originalValue, unitString) = (Self.rounded(canonical), base, value, unit.unitString)
         case .category(let categoryType):
             let valueRaw = tag.raw("value")
@@ -155,6 +158,10 @@ struct ExportRecordReader {
             }
             guard let category else {
                 return .failure(Reason("\"\(valueRaw.map(Self.text) ?? "")\" is not a value of \(type.name)"))
+            }
+            // The store keeps values as doubles: beyond 2^53 a category value would not come back as written.
+            guard abs(category) <= 1 << 53 else {
+                return .failure(Reason("category value \(category) of \(type.name) is outside what a category value can be (±2^53)"))
             }
             (identity, stored, originalValue, unitString) = (Double(category), Double(category), nil, nil)
         case .unknown:

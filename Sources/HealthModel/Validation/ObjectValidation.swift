@@ -69,3 +69,11 @@ package func trapOnInvalidArgument<T>(_ body: () throws -> T) -> T {
         preconditionFailure("\(error)")
     }
 }
+
+/// A stored double as an integer without trapping: values beyond `Int`'s range (which no check let in, but an older
+/// store may hold) become its bounds, and NaN zero.
+package func storedInteger(_ value: Double) -> Int {
+    guard value.isFinite else { return value.isNaN ? 0 : (value > 0 ? .max : .min) }
+    guard value < 9_223_372_036_854_775_807, value > -9_223_372_036_854_775_808 else { return value > 0 ? .max : .min }
+    return Int(value)
+}

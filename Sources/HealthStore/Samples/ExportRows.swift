@@ -327,7 +327,7 @@ package struct ExportRows: Sendable {
             case .quantity:
                 value = .quantity(row.originalValue ?? 0, unit: row.unit ?? "")
             case .category:
-                value = .category(Int(row.value ?? 0))
+                value = .category(storedInteger(row.value ?? 0))
             case .correlation:
                 value = .correlation(try (members[id] ?? []).map { try sample($0, members: [:], metadata: metadata) })
             case .workout:

@@ -410,7 +410,7 @@ package struct SampleStore: Sendable {
                                              start: start, end: end, count: row.count, uuid: uuid, metadata: metadata,
                                              sourceRevision: revision, device: device)
             case (.category, let type as HKCategoryType):
-                return HKCategorySample(type: type, value: Int(row.value ?? 0), start: start, end: end, uuid: uuid,
+                return HKCategorySample(type: type, value: storedInteger(row.value ?? 0), start: start, end: end, uuid: uuid,
                                         metadata: metadata, sourceRevision: revision, device: device)
             case (.correlation, let type as HKCorrelationType):
                 let members = try SampleRecord.filter(SampleRecord.Columns.correlationId == id).fetchAll(db)

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import OpenHealthKit
+
+/// An export folder holding `export.xml` with these elements.
+private func export(_ body: String) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-hostile-\(UUID().uuidString)/apple_health_export")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <HealthData locale="en_US">
+         <ExportDate value="2026-11-01 09:00:00 +0100"/>
+        \(body)
+        </HealthData>
+        """.utf8).write(to: folder.appendingPathComponent("export.xml"))
+    return folder
+}
+
+private let good = #" <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:05:00 +0100" value="420"/>"#
+
+/// Values no store can hold are refused with their line, the rest of the export still lands, and nothing that was
+/// let in stops a later query or export.
+@Suite("Hostile exports")
+struct HostileExportTests {
+    func importing(_ body: String) throws -> (HealthPerson, ExportImport) {
+        let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-hostile-store-\(UUID().uuidString)"))
+        return (person, try person.importExport(at: try export(good + "\n" + body)))
+    }
+
+    @Test(arguments: [
+        (#" <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="Watch" startDate="2026-10-01 01:00:00 +0100" endDate="2026-10-01 02:00:00 +0100" value="9223372036854775807"/>"#,
+         "outside what a category value can be"),
+        (#" <Record type="HKQuantityTypeIdentifierActiveEnergyBurned" sourceName="Watch" unit="kcal" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:05:00 +0100" value="1e308"/>"#,
+         "too large to hold"),
+        (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="-1" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"/>"#,
+         "duration is -1"),
+        (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="nan" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"/>"#,
+         "duration is nan"),
+        (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="1e309" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"/>"#,
+         "duration is 1e309"),
+        (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"> <WorkoutActivity uuid="6B1F2C1E-8A52-4D3B-9E0F-3C5A7D9B1E42" startDate="2026-10-01 10:20:00 +0100" endDate="2026-10-01 10:10:00 +0100"/> </Workout>"#,
+         "ends before it starts"),
+    ])
+    func aBadElementIsSkippedWithItsLineAndTheRestLands(element: String, reason: String) throws {
+        let (person, result) = try importing(element)
+        #expect(result.added[HKQuantityTypeIdentifier.stepCount.rawValue] == 1, "\(result.problems)")
+        #expect(result.problems.contains { $0.line == 5 && $0.reason.contains(reason) }, "\(result.problems)")
+        // What the store holds can be listed and exported again.
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-hostile-out-\(UUID().uuidString)")
+        #expect(try person.exportHealthData(to: out).writtenTotal >= 1)
+    }
+}
