@@ -240,10 +240,12 @@ package struct SampleStore: Sendable {
             let now = Date().timeIntervalSinceReferenceDate
             var touched = Set<String>()
             for object in objects {
-                guard let row = try SampleRecord.filter(SampleRecord.Columns.uuid == object.uuid.uuidString).fetchOne(db) else {
-                    throw HKError.invalidArgument("object \(object.uuid) is not in the store")
-                }
+                let absent = HKError.invalidArgument("object \(object.uuid) is not in the store")
+                guard let row = try SampleRecord.filter(SampleRecord.Columns.uuid == object.uuid.uuidString).fetchOne(db) else { throw absent }
                 guard row.sourceId == ownSource else {
+                    // Another app's object of a type this app may not read answers as if it were not there: the error
+                    // must not tell an app which of the UUIDs it once held still exist.
+                    guard try AuthorizationService.canRead(app: app.bundleIdentifier, type: row.type, in: db) else { throw absent }
                     throw HKError(.errorAuthorizationDenied, "\(app.bundleIdentifier) may delete only objects it saved")
                 }
                 try tombstone(row, at: now, in: db, touched: &touched)
