@@ -155,6 +155,9 @@ extension HealthDatabase {
         CREATE TABLE "quantitySeriesEntry" ("sampleId" INTEGER NOT NULL REFERENCES "sample"("id") ON DELETE CASCADE, "position" INTEGER NOT NULL, "startDate" DOUBLE NOT NULL, "endDate" DOUBLE NOT NULL, "value" DOUBLE NOT NULL, "originalValue" DOUBLE NOT NULL, PRIMARY KEY ("sampleId", "position")) WITHOUT ROWID
         """#,
         #"""
+        CREATE TABLE "correlationMemberType" ("correlationId" INTEGER NOT NULL REFERENCES "sample"("id") ON DELETE CASCADE, "typeCode" INTEGER NOT NULL, PRIMARY KEY ("correlationId", "typeCode")) WITHOUT ROWID
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

@@ -654,6 +654,23 @@ package final class HealthDatabase: Sendable {
                 ON CONFLICT (type) DO UPDATE SET maxDuration = MAX(maxDuration, excluded.maxDuration)
                 """)
         }
+        migrator.registerMigration("v22: correlation member types") { db in
+            // The member types each correlation was saved with: they decide which apps may see it, even after members
+            // are deleted. A correlation already emptied gets the type code -1, which no app may read: it stays hidden.
+            try db.create(table: "correlationMemberType", options: .withoutRowID) { t in
+                t.column("correlationId", .integer).notNull().references("sample", onDelete: .cascade)
+                t.column("typeCode", .integer).notNull()
+                t.primaryKey(["correlationId", "typeCode"])
+            }
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO correlationMemberType (correlationId, typeCode)
+                SELECT correlationId, typeCode FROM sample WHERE correlationId IS NOT NULL
+                """)
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO correlationMemberType (correlationId, typeCode)
+                SELECT id, -1 FROM sample c WHERE c.kind = 2 AND NOT EXISTS (SELECT 1 FROM sample m WHERE m.correlationId = c.id)
+                """)
+        }
         return migrator
     }()
 }

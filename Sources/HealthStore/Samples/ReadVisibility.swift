@@ -10,7 +10,7 @@ package struct ReadVisibility: Sendable {
     let canReadOthers: Bool
     /// For a correlation type (blood pressure, food), which nobody is asked about directly: the member types
     /// the app may read. Another source's correlation is visible only when the app may read every member type it
-    /// holds.
+    /// was saved with.
     var readableMemberTypes: [String]? = nil
 
     /// The SQL condition on `sample` (aliased as given) that keeps the visible rows. For tombstones
@@ -19,8 +19,10 @@ package struct ReadVisibility: Sendable {
         let own: SQL = ownSourceId.map { "\(sql: alias).sourceId = \($0)" } ?? "0"
         if readableMemberTypes != nil && tombstones { return own }
         if let readableMemberTypes {
+            // The member types it was saved with (correlationMemberType), not the members left: a correlation emptied
+            // of the members this app may not read stays as hidden as it was.
             return """
-                (\(own) OR NOT EXISTS (SELECT 1 FROM sample AS member WHERE member.correlationId = \(sql: alias).id
+                (\(own) OR NOT EXISTS (SELECT 1 FROM correlationMemberType AS member WHERE member.correlationId = \(sql: alias).id
                                        AND member.typeCode NOT IN \(readableMemberTypes.map(SampleTypeCode.code))))
                 """
         }

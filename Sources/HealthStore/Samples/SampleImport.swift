@@ -537,6 +537,10 @@ extension SampleStore {
                        cache: cache)
             counts.added[correlation.sampleType.identifier, default: 0] += 1
             let correlationId = try Int64.fetchOne(db, sql: "SELECT id FROM sample WHERE uuid = ?", arguments: [correlation.uuid.uuidString])!
+            for type in Set(correlation.objects.map(\.sampleType.identifier)) {
+                try db.execute(sql: "INSERT OR IGNORE INTO correlationMemberType (correlationId, typeCode) VALUES (?, ?)",
+                               arguments: [correlationId, SampleTypeCode.code(type)])
+            }
             for member in correlation.objects {
                 // The member's top-level Record, stored under its UUID — or, in a store of older imports, its legacy one.
                 let old = legacy[member.uuid].map(\.uuidString)

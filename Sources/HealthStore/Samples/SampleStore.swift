@@ -223,6 +223,11 @@ package struct SampleStore: Sendable {
             for member in correlation.objects {
                 try insert(member, sourceId: sourceId, revision: revision, correlationId: sampleId, savedAt: savedAt, in: db)
             }
+            // The types it was saved with decide who may see it, whatever later becomes of its members.
+            let recordType = try db.cachedStatement(sql: "INSERT OR IGNORE INTO correlationMemberType (correlationId, typeCode) VALUES (?, ?)")
+            for type in Set(correlation.objects.map(\.sampleType.identifier)) {
+                try recordType.execute(arguments: [sampleId, SampleTypeCode.code(type)])
+            }
         }
     }
 

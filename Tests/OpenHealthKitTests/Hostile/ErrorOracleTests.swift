@@ -40,3 +40,29 @@ struct ErrorOracleTests {
         #expect(await message { try await blind.delete(walk) }?.0 == .errorAuthorizationDenied)
     }
 }
+
+/// A correlation is as hidden as the types it was saved with, whatever becomes of its members.
+@Suite("Emptied correlations")
+struct EmptiedCorrelationTests {
+    @Test func aCorrelationEmptiedOfItsUnreadableMemberStaysHidden() async throws {
+        let energy = HKQuantityType(.dietaryEnergyConsumed), food = HKCorrelationType(.food)
+        let (owner, _, folder) = makeStore(.allowAll)
+        try await owner.requestAuthorization(toShare: [energy], read: [energy])
+        let calories = HKQuantitySample(type: energy, quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 105), start: now, end: now)
+        let meal = HKCorrelation(type: food, start: now, end: now, objects: [calories], metadata: [HKMetadataKeyFoodType: "Banana"])
+        try await owner.save(meal)
+
+        let (reader, _, _) = makeStore(app: ErrorOracleTests.other, .denyAll, in: folder)
+        try await reader.requestAuthorization(toShare: [], read: [energy])
+        func seen() async throws -> Int {
+            try await HKSampleQueryDescriptor(predicates: [.correlation(type: food)], sortDescriptors: []).result(for: reader).count
+        }
+        #expect(try await seen() == 0)
+        try await owner.delete(calories)  // the member alone
+        #expect(try await seen() == 0)
+        let sources = try await HKSourceQueryDescriptor(predicate: .correlation(type: food)).result(for: reader)
+        #expect(sources.isEmpty)
+        // The owner still sees its meal.
+        #expect(try await HKSampleQueryDescriptor(predicates: [.correlation(type: food)], sortDescriptors: []).result(for: owner).count == 1)
+    }
+}
