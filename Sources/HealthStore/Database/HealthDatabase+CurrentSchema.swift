@@ -158,6 +158,9 @@ extension HealthDatabase {
         CREATE TABLE "correlationMemberType" ("correlationId" INTEGER NOT NULL REFERENCES "sample"("id") ON DELETE CASCADE, "typeCode" INTEGER NOT NULL, PRIMARY KEY ("correlationId", "typeCode")) WITHOUT ROWID
         """#,
         #"""
+        CREATE TABLE "deletedCorrelationMemberType" ("deletedId" INTEGER NOT NULL REFERENCES "deletedObject"("id") ON DELETE CASCADE, "typeCode" INTEGER NOT NULL, PRIMARY KEY ("deletedId", "typeCode")) WITHOUT ROWID
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

@@ -671,6 +671,14 @@ package final class HealthDatabase: Sendable {
                 SELECT id, -1 FROM sample c WHERE c.kind = 2 AND NOT EXISTS (SELECT 1 FROM sample m WHERE m.correlationId = c.id)
                 """)
         }
+        migrator.registerMigration("v23: deleted correlations' member types") { db in
+            // A deleted correlation is reported to the apps that may read every member type it was saved with.
+            try db.create(table: "deletedCorrelationMemberType", options: .withoutRowID) { t in
+                t.column("deletedId", .integer).notNull().references("deletedObject", onDelete: .cascade)
+                t.column("typeCode", .integer).notNull()
+                t.primaryKey(["deletedId", "typeCode"])
+            }
+        }
         return migrator
     }()
 }

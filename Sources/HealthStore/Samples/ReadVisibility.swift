@@ -14,10 +14,17 @@ package struct ReadVisibility: Sendable {
     var readableMemberTypes: [String]? = nil
 
     /// The SQL condition on `sample` (aliased as given) that keeps the visible rows. For tombstones
-    /// (`deletedObject`) of correlations, whose members are gone, only the app's own are visible.
+    /// (`deletedObject`) of correlations, the member types kept with the tombstone decide, as for the living.
     package func condition(alias: String = "sample", tombstones: Bool = false) -> SQL {
         let own: SQL = ownSourceId.map { "\(sql: alias).sourceId = \($0)" } ?? "0"
-        if readableMemberTypes != nil && tombstones { return own }
+        if let readableMemberTypes, tombstones {
+            // A deleted correlation: its member types were kept with the tombstone (none for ones deleted before: own only).
+            return """
+                (\(own) OR (EXISTS (SELECT 1 FROM deletedCorrelationMemberType AS member WHERE member.deletedId = \(sql: alias).id)
+                             AND NOT EXISTS (SELECT 1 FROM deletedCorrelationMemberType AS member WHERE member.deletedId = \(sql: alias).id
+                                             AND member.typeCode NOT IN \(readableMemberTypes.map(SampleTypeCode.code)))))
+                """
+        }
         if let readableMemberTypes {
             // The member types it was saved with (correlationMemberType), not the members left: a correlation emptied
             // of the members this app may not read stays as hidden as it was.

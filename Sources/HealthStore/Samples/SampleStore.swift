@@ -304,6 +304,12 @@ package struct SampleStore: Sendable {
             """, arguments: [row.uuid, row.type, row.sourceId, time,
                              sync.first { $0.key == HKMetadataKeySyncIdentifier }?.text,
                              sync.first { $0.key == HKMetadataKeySyncVersion }?.integer])
+        if row.kind == .correlation {
+            // Who may hear of the deletion: the readers of the member types the correlation was saved with.
+            try db.execute(sql: """
+                INSERT INTO deletedCorrelationMemberType (deletedId, typeCode) SELECT ?, typeCode FROM correlationMemberType WHERE correlationId = ?
+                """, arguments: [db.lastInsertedRowID, row.id])
+        }
     }
 
     /// Tombstones of deleted objects of a type that `app` may know about, oldest first.
