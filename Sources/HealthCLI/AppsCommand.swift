@@ -10,7 +10,7 @@ struct AppsCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
-        let apps = try reporting { try store.person().apps() }
+        let apps = try reporting { try store.person(creating: false).apps() }
         guard !apps.isEmpty else { return print("No app has registered with this store.") }
         for access in apps {
             print("\(access.app.name) (\(access.app.bundleIdentifier)\(access.app.version.map { " \($0)" } ?? ""))")

@@ -18,7 +18,7 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
-        let person = try store.person()
+        let person = try store.person(creating: false)
         let started = Date()
         let bar = isatty(STDERR_FILENO) == 1 ? ProgressBar(started: started) : nil
         let result = try reporting {

@@ -89,7 +89,7 @@ struct QueryCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let person = try store.person()
+        let person = try store.person(creating: false)
         let type = try selection.sampleType
         let calendar = try selection.calendar(for: person)
         let (start, end) = try selection.interval(calendar)

@@ -53,7 +53,7 @@ struct StatsCommand: AsyncParsableCommand {
             options = chosen == .avg ? .discreteAverage : chosen == .min ? .discreteMin : .discreteMax
         }
         if separateBySource { options.insert(.separateBySource) }
-        let person = try store.person()
+        let person = try store.person(creating: false)
         let calendar = try selection.calendar(for: person)
         let (start, end) = try selection.interval(calendar)
         let healthStore = person.healthStore

@@ -12,9 +12,13 @@ struct StoreOptions: ParsableArguments {
         path.map { URL(fileURLWithPath: $0) } ?? HKHealthStore.Configuration.defaultStoreDirectory()
     }
 
-    /// The person's side of the store, with failures as a one-line error.
-    func person() throws -> HealthPerson {
-        try reporting { try HealthPerson(storeDirectory: directory) }
+    /// The person's side of the store, with failures as a one-line error. A command that only reads passes
+    /// `creating: false`: a store that does not exist is an error, never a new empty one that answers "no samples".
+    func person(creating: Bool = true) throws -> HealthPerson {
+        if !creating, !FileManager.default.fileExists(atPath: directory.appendingPathComponent("health.sqlite").path) {
+            throw CommandFailure("there is no store in \(directory.path); `health import` or `health generate` makes one")
+        }
+        return try reporting { try HealthPerson(storeDirectory: directory) }
     }
 }
 

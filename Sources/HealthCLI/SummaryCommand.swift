@@ -11,7 +11,7 @@ struct SummaryCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
-        try Self.show(try store.person())
+        try Self.show(try store.person(creating: false))
     }
 
     /// Prints what `person`'s store holds, a line per type.
