@@ -86,6 +86,11 @@ package final class ExportLocation: @unchecked Sendable {
         case .folder(let root):
             let url = root.appendingPathComponent(relative)
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            // A link inside the export may point anywhere: what it leads to must still be inside the export.
+            let inside = root.resolvingSymlinksInPath().standardizedFileURL.path + "/"
+            guard url.resolvingSymlinksInPath().standardizedFileURL.path.hasPrefix(inside) else {
+                throw HKError.invalidArgument("\(relative) leads outside the export (a link to \(url.resolvingSymlinksInPath().path)): not read")
+            }
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
             guard size <= limit else { throw HKError.invalidArgument("\(relative) is larger than \(limit / 1_000_000) MB: not read") }
             return try Data(contentsOf: url)

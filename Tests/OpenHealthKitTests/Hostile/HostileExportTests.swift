@@ -50,3 +50,23 @@ struct HostileExportTests {
         #expect(try person.exportHealthData(to: out).writtenTotal >= 1)
     }
 }
+
+/// Files an export refers to are read from inside the export only.
+@Suite("Export paths")
+struct ExportPathTests {
+    @Test func aRouteFileLinkingOutsideTheExportIsNotRead() throws {
+        let source = exportFixtures.appendingPathComponent("dogsheep_healthkit-to-sqlite/zip_contents/apple_health_export")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-link-\(UUID().uuidString)/apple_health_export")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("workout-routes"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: source.appendingPathComponent("export.xml"), to: folder.appendingPathComponent("export.xml"))
+        // The route "file" is a link to a file elsewhere on the machine.
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-outside-\(UUID().uuidString).gpx")
+        try FileManager.default.copyItem(at: source.appendingPathComponent("workout-routes/route_2019-06-11_3.00pm.gpx"), to: outside)
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("workout-routes/route_2019-06-11_3.00pm.gpx"),
+                                                   withDestinationURL: outside)
+        let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-link-store-\(UUID().uuidString)"))
+        let result = try person.importExport(at: folder)
+        #expect(result.added[HKWorkoutRouteTypeIdentifier] == nil && result.added[HKWorkoutTypeIdentifier] == 1)
+        #expect(result.problems.contains { $0.reason.contains("leads outside the export") }, "\(result.problems)")
+    }
+}
