@@ -47,6 +47,10 @@ struct RecordsCommand: ParsableCommand {
                   + "\(summary.patients) patient resources kept, \(summary.ignored.count) ignored, \(summary.rejected.count) rejected")
             for problem in summary.rejected { print("rejected: \(problem)") }
             if verbose { for problem in summary.ignored { print("ignored: \(problem)") } }
+            // Nothing taken and something refused is a failed import, not a quiet success.
+            if summary.added + summary.updated + summary.unchanged == 0, !summary.rejected.isEmpty {
+                throw CommandFailure("no health record was imported: all \(summary.rejected.count) were rejected (see above)")
+            }
         }
     }
 

@@ -119,6 +119,7 @@ struct PersonCommandsTests {
         try Data("{\"resourceType\": \"Condition\"}".utf8).write(to: folder.appendingPathComponent("bad.json"))
         let bad = try health("records", "import", "bad.json", "--provider", "City Clinic")
         #expect(bad.stdout.contains("rejected: bad.json (Condition): the Condition resource has no id"))
+        #expect(bad.status != 0 && bad.stderr.contains("no health record was imported: all 1 were rejected"))  // not a quiet success
     }
 
     @Test func cardsAreVerifiedAgainstTrustedIssuersOnly() throws {
