@@ -82,7 +82,7 @@ struct ExportObjectsKeptTests {
         _ = try ExportImportReader(legacyIdentities: true).read(try ExportLocation(file), into: ExportImportReader.Sink(batch: { batch in
             for row in batch.rows { formerUUIDs[row.uuid] = row.legacyUUID }
             formerUUIDs.merge(batch.legacy) { $1 }
-        }, me: { _ in }, activitySummaries: { _ in }))
+        }, me: { _, _ in }, activitySummaries: { _ in }))
         #expect(formerUUIDs.count == 4 && formerUUIDs.allSatisfy { $0.key != $0.value })
         try DatabaseQueue(path: folder.appendingPathComponent("health.sqlite").path).write { db in
             for (now, former) in formerUUIDs {

@@ -43,12 +43,13 @@ package struct ExportImportReader {
         /// A batch of samples to store.
         package var batch: (Batch) throws -> Void
         /// The `Me` element's attributes.
-        package var me: ([String: String]) throws -> Void
+        /// `<Me>`'s attributes and its line.
+        package var me: ([String: String], Int) throws -> Void
         package var activitySummaries: ([HKActivitySummary]) throws -> Void
         /// Bytes of export.xml read and objects read so far, after each chunk of the file.
         package var progress: (Int, Int) -> Void = { _, _ in }
 
-        package init(batch: @escaping (Batch) throws -> Void, me: @escaping ([String: String]) throws -> Void,
+        package init(batch: @escaping (Batch) throws -> Void, me: @escaping ([String: String], Int) throws -> Void,
                      activitySummaries: @escaping ([HKActivitySummary]) throws -> Void,
                      progress: @escaping (Int, Int) -> Void = { _, _ in }) {
             self.batch = batch
@@ -245,7 +246,7 @@ package struct ExportImportReader {
                 correlation = (tag.attributes, tag.line, [], [])
                 if tag.selfClosing { try end("Correlation") }
             case "Me":
-                try sink.me(tag.attributes)
+                try sink.me(tag.attributes, tag.line)
             case "ActivitySummary":
                 activitySummary(tag)
             case "Workout":

@@ -71,10 +71,11 @@ extension HealthPerson {
             stored.copies += counts.copies
         }
         defer { pipeline.close() }
+        var meProblems: [ExportImport.Problem] = []
         let sink = ExportImportReader.Sink(batch: { batch in
             try pipeline.submit(batch)
-        }, me: { attributes in
-            result.characteristics = try self.setCharacteristics(fromExport: attributes)
+        }, me: { attributes, line in
+            result.characteristics = try self.setCharacteristics(fromExport: attributes, line: line, problems: &meProblems)
         }, activitySummaries: { summaries in
             var byDay: [String: HKActivitySummary] = [:]
             for summary in summaries { if let day = summary.day { byDay[day.text] = summary } }
@@ -102,6 +103,10 @@ extension HealthPerson {
         result.kept = summary.kept
         result.problems = summary.problems.map { ExportImport.Problem(line: $0.line, element: $0.element, reason: $0.reason) }
         result.problemCounts = summary.problemCounts
+        for problem in meProblems {
+            result.problems.append(problem)
+            result.problemCounts[problem.reason, default: 0] += 1
+        }
         result.keptFiles = try keepSidecarFiles(of: location, into: &result)
         result.bytes = total
         if !summary.clinicalRecords.isEmpty {
@@ -143,7 +148,7 @@ extension HealthPerson {
 
     /// Sets the characteristics an export's `<Me>` gives (`HKBiologicalSexFemale`, or the raw numbers of 2015 exports;
     /// a date of birth `yyyy-MM-dd`); returns how many were set.
-    func setCharacteristics(fromExport attributes: [String: String]) throws -> Int {
+    func setCharacteristics(fromExport attributes: [String: String], line: Int, problems: inout [ExportImport.Problem]) throws -> Int {
         func raw(_ key: String) -> Int? {
             guard let text = attributes[key], !text.isEmpty else { return nil }
             return modelEnumRawValuesByName[text] ?? Int(text)
@@ -160,7 +165,14 @@ extension HealthPerson {
         }
         if let text = attributes["HKCharacteristicTypeIdentifierDateOfBirth"], !text.isEmpty {
             let parts = text.prefix(10).split(separator: "-").compactMap { Int($0) }
-            if parts.count == 3 { try setDateOfBirth(DateComponents(year: parts[0], month: parts[1], day: parts[2])); set += 1 }
+            do {
+                guard parts.count == 3 else { throw HKError.invalidArgument("the date of birth \(text) is not a year, month and day") }
+                try setDateOfBirth(DateComponents(year: parts[0], month: parts[1], day: parts[2]))
+                set += 1
+            } catch let error as HKError where error.code == .errorInvalidArgument {
+                // One impossible date (30 February) leaves the date of birth unset; it does not stop the import.
+                problems.append(ExportImport.Problem(line: line, element: "Me", reason: "\(error.message) (date of birth \(text) not set)"))
+            }
         }
         // Whether the person takes medications that affect cardio fitness (iOS 16): no API gives it to apps; it is kept
         // as the export writes it (`None`, or the medications) and written back.

@@ -70,3 +70,14 @@ struct ExportPathTests {
         #expect(result.problems.contains { $0.reason.contains("leads outside the export") }, "\(result.problems)")
     }
 }
+
+@Suite("Hostile <Me>")
+struct HostileMeTests {
+    @Test func anImpossibleDateOfBirthIsReportedAndTheExportStillLands() throws {
+        let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-me-\(UUID().uuidString)"))
+        let result = try person.importExport(at: try export(#" <Me HKCharacteristicTypeIdentifierDateOfBirth="1990-02-30" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>"# + "\n" + good))
+        #expect(result.added[HKQuantityTypeIdentifier.stepCount.rawValue] == 1)
+        #expect(result.characteristics == 1)  // the biological sex
+        #expect(result.problems.contains { $0.element == "Me" && $0.reason.contains("1990-02-30") }, "\(result.problems)")
+    }
+}
