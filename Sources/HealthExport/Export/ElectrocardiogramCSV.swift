@@ -1,6 +1,5 @@
 package import Foundation
 package import HealthModel
-import Crypto
 
 /// Reads an export's `electrocardiograms/ecg_YYYY-MM-DD.csv` (the ECG app's recording, which export.xml does not
 /// mention) into the `HKElectrocardiogram` it was in the person's store:
@@ -68,7 +67,7 @@ package enum ElectrocardiogramCSV {
             numberOfVoltageMeasurements: voltages.count, samplingFrequency: HKQuantity(unit: .hertz(), doubleValue: rate),
             classification: classification(header["Classification"] ?? ""), averageHeartRate: nil,
             symptomsStatus: symptoms.isEmpty ? .notSet : .present,
-            uuid: identity(of: data), metadata: nil,
+            uuid: ExportSources.stableUUID(data: data), metadata: nil,
             sourceRevision: ExportSources.revision(sourceName: "ECG", sourceVersion: header["Software Version"], device: watch),
             device: watch)
     }
@@ -98,15 +97,6 @@ package enum ElectrocardiogramCSV {
     private static func parseHertz(_ text: String) -> Double? {
         let number = text.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber || $0 == "." || $0 == "," }
         return Double(number.replacingOccurrences(of: ",", with: "."))
-    }
-
-    /// A UUID from the file's bytes (SHA-256, as a version-8 UUID).
-    private static func identity(of data: Data) -> UUID {
-        var bytes = Array(SHA256.hash(data: data).prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x80
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 
     private static func failure(_ path: String, _ reason: String) -> HKError {

@@ -91,7 +91,12 @@ package enum ExportSources {
     }
 
     package static func stableUUID(_ key: String) -> UUID {
-        var bytes = Array(SHA256.hash(data: Data(key.utf8)).prefix(16))
+        stableUUID(data: Data(key.utf8))
+    }
+
+    /// A UUID from the SHA-256 of `data`, as a version-8 UUID.
+    package static func stableUUID(data: Data) -> UUID {
+        var bytes = Array(SHA256.hash(data: data).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],

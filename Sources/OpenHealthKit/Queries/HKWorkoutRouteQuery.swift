@@ -45,11 +45,7 @@ open class HKWorkoutRouteQuery: HKQuery, @unchecked Sendable {
 
     /// The route's locations, when the reader of `store` may see the route.
     static func locations(of route: HKWorkoutRoute, in interval: DateInterval?, on store: HKHealthStore) throws -> [CLLocation] {
-        let plan = try SampleQueryPlan(type: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObject(with: route.uuid), limit: 1,
-                                       order: [])
-        guard try !plan.run(on: store).isEmpty else {
-            throw HKError(.errorNoData, "no route \(route.uuid) is available to this app")
-        }
+        _ = try SampleQueryPlan.visibleSample(route.uuid, of: HKSeriesType.workoutRoute(), named: "route", on: store)
         return try store.sampleStore().routeLocations(of: route.uuid, in: interval)
     }
 }

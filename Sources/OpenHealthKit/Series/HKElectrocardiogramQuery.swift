@@ -40,12 +40,9 @@ open class HKElectrocardiogramQuery: HKQuery, @unchecked Sendable {
     /// The measurements, when the reader of `store` may see the electrocardiogram: each voltage at its time, from the
     /// sampling frequency.
     static func measurements(of ecg: HKElectrocardiogram, on store: HKHealthStore) throws -> [HKElectrocardiogram.VoltageMeasurement] {
-        let plan = try SampleQueryPlan(type: HKObjectType.electrocardiogramType(), predicate: HKQuery.predicateForObject(with: ecg.uuid),
-                                       limit: 1, order: [])
-        guard let stored = try plan.run(on: store).first as? HKElectrocardiogram else {
-            throw HKError(.errorNoData, "no electrocardiogram \(ecg.uuid) is available to this app")
-        }
-        let hertz = stored.samplingFrequency?.doubleValue(for: .hertz()) ?? 0
+        let stored = try SampleQueryPlan.visibleSample(ecg.uuid, of: HKObjectType.electrocardiogramType(), named: "electrocardiogram", on: store)
+            as? HKElectrocardiogram
+        let hertz = stored?.samplingFrequency?.doubleValue(for: .hertz()) ?? 0
         return try store.sampleStore().voltages(of: ecg.uuid).enumerated().map { index, microvolts in
             HKElectrocardiogram.VoltageMeasurement(timeSinceSampleStart: hertz > 0 ? Double(index) / hertz : 0, microvolts: microvolts)
         }

@@ -45,14 +45,7 @@ open class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendable {
     /// Completion-handler form of ``addHeartbeat(at:precededByGap:)``.
     open func addHeartbeatWithTimeInterval(sinceSeriesStartDate timeIntervalSinceStart: TimeInterval, precededByGap: Bool,
                                            completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        Task.detached {
-            do {
-                try await self.addHeartbeat(at: timeIntervalSinceStart, precededByGap: precededByGap)
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        completeDetached(completion) { try await self.addHeartbeat(at: timeIntervalSinceStart, precededByGap: precededByGap) }
     }
 
     /// Adds metadata to the series (checked as a sample's is); a key added again takes the new value.
@@ -65,17 +58,9 @@ open class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendable {
     open func addMetadata(_ metadata: [String: Any], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let checked: [String: HKMetadataValue]
         do { checked = try MetadataValidation.validate(metadata) ?? [:] } catch {
-            Task.detached { completion(false, error) }
-            return
+            return completeDetached(completion) { throw error }
         }
-        Task.detached {
-            do {
-                try await self.addMetadata(checked.anyDictionary)
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        completeDetached(completion) { try await self.addMetadata(checked.anyDictionary) }
     }
 
     /// Saves the series: from the start to the last beat, holding every beat added. It needs at least one beat.

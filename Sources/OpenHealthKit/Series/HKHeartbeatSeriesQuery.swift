@@ -31,11 +31,7 @@ open class HKHeartbeatSeriesQuery: HKQuery, @unchecked Sendable {
 
     /// The series' beats, when the reader of `store` may see the series.
     static func beats(of series: HKHeartbeatSeriesSample, on store: HKHealthStore) throws -> [HeartbeatSeriesBeat] {
-        let plan = try SampleQueryPlan(type: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObject(with: series.uuid), limit: 1,
-                                       order: [])
-        guard try !plan.run(on: store).isEmpty else {
-            throw HKError(.errorNoData, "no heartbeat series \(series.uuid) is available to this app")
-        }
+        _ = try SampleQueryPlan.visibleSample(series.uuid, of: HKSeriesType.heartbeat(), named: "heartbeat series", on: store)
         return try store.sampleStore().beats(of: series.uuid)
     }
 }

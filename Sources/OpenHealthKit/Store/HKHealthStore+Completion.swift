@@ -1,19 +1,14 @@
 import Foundation
 
-
-extension HKHealthStore {
-    /// Runs `work` off the caller's thread and reports `(true, nil)` or `(false, error)`, as HealthKit's
-    /// `(Bool, Error?)` completion handlers do.
-    func completeDetached(
-        _ completion: @escaping @Sendable (Bool, (any Error)?) -> Void, _ work: @escaping @Sendable () async throws -> Void
-    ) {
-        Task.detached {
-            do {
-                try await work()
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
+/// Runs `work` off the caller's thread and reports `(true, nil)` or `(false, error)`, as HealthKit's `(Bool, Error?)`
+/// completion handlers do (the store's and the builders' completion-handler forms).
+func completeDetached(_ completion: @escaping @Sendable (Bool, (any Error)?) -> Void, _ work: @escaping @Sendable () async throws -> Void) {
+    Task.detached {
+        do {
+            try await work()
+            completion(true, nil)
+        } catch {
+            completion(false, error)
         }
     }
 }

@@ -99,7 +99,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     /// Completion-handler form of ``beginCollection(at:)``.
     open func beginCollection(withStart startDate: Date, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        complete(completion) { try await self.beginCollection(at: startDate) }
+        completeDetached(completion) { try await self.beginCollection(at: startDate) }
     }
 
     /// Adds quantity and category samples to the workout; they are saved with it when it finishes. Each must lie
@@ -130,7 +130,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     /// Completion-handler form of ``addSamples(_:)``.
     open func add(_ samples: [HKSample], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let samples = SendableBox(samples)
-        complete(completion) { try await self.addSamples(samples.value) }
+        completeDetached(completion) { try await self.addSamples(samples.value) }
     }
 
     /// Adds events (pauses, resumes, laps, segments, markers) inside the collection.
@@ -146,7 +146,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     /// Completion-handler form of ``addWorkoutEvents(_:)``.
     open func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        complete(completion) { try await self.addWorkoutEvents(workoutEvents) }
+        completeDetached(completion) { try await self.addWorkoutEvents(workoutEvents) }
     }
 
     /// Adds metadata to the workout (checked as a sample's is); a key added again takes the new value. Allowed until
@@ -165,10 +165,9 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     open func addMetadata(_ metadata: [String: Any], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let checked: [String: HKMetadataValue]
         do { checked = try MetadataValidation.validate(metadata) ?? [:] } catch {
-            Task.detached { completion(false, error) }
-            return
+            return completeDetached(completion) { throw error }
         }
-        complete(completion) { try await self.addMetadata(checked.anyDictionary) }
+        completeDetached(completion) { try await self.addMetadata(checked.anyDictionary) }
     }
 
     /// Adds an activity (one leg of a multisport workout, a swim interval): inside the collection, not overlapping
@@ -187,7 +186,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     /// Completion-handler form of ``addWorkoutActivity(_:)``.
     open func addWorkoutActivity(_ workoutActivity: HKWorkoutActivity, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        complete(completion) { try await self.addWorkoutActivity(workoutActivity) }
+        completeDetached(completion) { try await self.addWorkoutActivity(workoutActivity) }
     }
 
     /// Sets the end of an activity added before.
@@ -210,7 +209,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     /// Completion-handler form of ``updateActivity(uuid:end:)``.
     open func updateActivity(uuid: UUID, end endDate: Date, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        complete(completion) { try await self.updateActivity(uuid: uuid, end: endDate) }
+        completeDetached(completion) { try await self.updateActivity(uuid: uuid, end: endDate) }
     }
 
     /// Adds metadata to an activity added before.
@@ -230,10 +229,9 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     open func updateActivity(uuid: UUID, adding metadata: [String: Any], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let checked: [String: HKMetadataValue]
         do { checked = try MetadataValidation.validate(metadata) ?? [:] } catch {
-            Task.detached { completion(false, error) }
-            return
+            return completeDetached(completion) { throw error }
         }
-        complete(completion) { try await self.updateActivity(uuid: uuid, adding: checked.anyDictionary) }
+        completeDetached(completion) { try await self.updateActivity(uuid: uuid, adding: checked.anyDictionary) }
     }
 
     /// Sets the workout's end and stops collecting: no sample, event or activity is taken after this. Activities
@@ -257,7 +255,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     /// Completion-handler form of ``endCollection(at:)``.
     open func endCollection(withEnd endDate: Date, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        complete(completion) { try await self.endCollection(at: endDate) }
+        completeDetached(completion) { try await self.endCollection(at: endDate) }
     }
 
     // MARK: - Finishing
@@ -342,16 +340,5 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         let result = try body(&copy)
         state = copy
         return result
-    }
-
-    private func complete(_ completion: @escaping @Sendable (Bool, (any Error)?) -> Void, _ work: @escaping @Sendable () async throws -> Void) {
-        Task.detached {
-            do {
-                try await work()
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
     }
 }
