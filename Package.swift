@@ -32,6 +32,8 @@ let package = Package(
                 "HealthModel", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the export import's bulk inserts (bound without GRDB's per-row arguments).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // Sealing the anchors apps get (AES-GCM, HMAC).
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

@@ -161,6 +161,9 @@ extension HealthDatabase {
         CREATE TABLE "deletedCorrelationMemberType" ("deletedId" INTEGER NOT NULL REFERENCES "deletedObject"("id") ON DELETE CASCADE, "typeCode" INTEGER NOT NULL, PRIMARY KEY ("deletedId", "typeCode")) WITHOUT ROWID
         """#,
         #"""
+        CREATE TABLE "storeSecret" ("name" TEXT PRIMARY KEY NOT NULL, "value" BLOB NOT NULL) WITHOUT ROWID
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

@@ -1,12 +1,16 @@
 package import Foundation
 package import GRDB
+import Crypto
 import HealthModel
+import Synchronization
 
 /// One person's store: a SQLite file (`health.sqlite`) in a folder, opened in WAL mode so many
 /// threads and several processes can use it at once, with its schema created by ordered migrations.
 package final class HealthDatabase: Sendable {
     package let writer: DatabasePool
     package let directory: URL
+    /// The store's secrets, once read.
+    private let secrets = Mutex<[String: Data]>([:])
 
     /// Opens (creating if needed) the store in `directory`. A new store is created from the current schema in one
     /// transaction (`currentSchema`, what the migrations build, checked by a test); an existing one is migrated.
@@ -107,6 +111,20 @@ package final class HealthDatabase: Sendable {
                 return result!
             }
         } catch let error as DatabaseError { throw Self.inaccessible(error) }
+    }
+
+    /// The store's random 256-bit secret named `name`, made on first use and kept in the store (one per store, the
+    /// same for every process that opens it).
+    package func secret(named name: String) throws -> Data {
+        if let known = secrets.withLock({ $0[name] }) { return known }
+        let select = "SELECT value FROM storeSecret WHERE name = ?"
+        let value = try read { try Data.fetchOne($0, sql: select, arguments: [name]) } ?? write { db in
+            let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+            try db.execute(sql: "INSERT OR IGNORE INTO storeSecret (name, value) VALUES (?, ?)", arguments: [name, fresh])
+            return try Data.fetchOne(db, sql: select, arguments: [name])!
+        }
+        secrets.withLock { $0[name] = value }
+        return value
     }
 
     private static func inaccessible(_ error: DatabaseError) -> HKError {
@@ -677,6 +695,13 @@ package final class HealthDatabase: Sendable {
                 t.column("deletedId", .integer).notNull().references("deletedObject", onDelete: .cascade)
                 t.column("typeCode", .integer).notNull()
                 t.primaryKey(["deletedId", "typeCode"])
+            }
+        }
+        migrator.registerMigration("v24: store secrets") { db in
+            // Random keys made on first use: the one that seals the anchors apps get.
+            try db.create(table: "storeSecret", options: .withoutRowID) { t in
+                t.primaryKey("name", .text)
+                t.column("value", .blob).notNull()
             }
         }
         return migrator

@@ -24,6 +24,11 @@ package struct AnchoredChanges: Sendable {
 }
 
 extension SampleStore {
+    /// What makes `app`'s anchors opaque, from this store's secret.
+    package func anchorSeal(for app: String) throws -> AnchorSeal {
+        AnchorSeal(secret: try database.secret(named: "anchor"), app: app)
+    }
+
     /// The samples matching any of `queries` (each a type and an optional filter) saved after `position`, and the
     /// tombstones of those types after it — only as `app` may see them, oldest first, at most `limit` in all
     /// (samples first). The new position comes from the rows returned, so it never reveals rows the app may not see.

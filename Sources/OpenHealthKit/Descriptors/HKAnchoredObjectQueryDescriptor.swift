@@ -31,10 +31,10 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, H
         public let deletedObjects: [HKDeletedObject]
         public let newAnchor: HKQueryAnchor
 
-        init(_ changes: AnchoredChanges) {
-            addedSamples = changes.samples.compactMap { $0 as? Sample }
-            deletedObjects = changes.deleted
-            newAnchor = HKQueryAnchor(changes.position)
+        init(_ answer: AnchoredPlan.Answer) {
+            addedSamples = answer.samples.compactMap { $0 as? Sample }
+            deletedObjects = answer.deleted
+            newAnchor = answer.anchor
         }
     }
 
@@ -57,14 +57,14 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, H
     }
 
     public func result(for healthStore: HKHealthStore) async throws -> Result {
-        Result(try plan().fetch(on: healthStore, after: anchor?.position ?? .start, limit: try plan().limit))
+        Result(try plan().fetch(on: healthStore, after: anchor))
     }
 
     public func results(for healthStore: HKHealthStore) -> Results {
         let descriptor = self
         return Results(live: LiveResults { continuation in
             let plan = try descriptor.plan()
-            try await plan.run(on: healthStore, from: descriptor.anchor?.position ?? .start, live: true) {
+            try await plan.run(on: healthStore, from: descriptor.anchor, live: true) {
                 continuation.yield(Result($0))
             } update: {
                 continuation.yield(Result($0))

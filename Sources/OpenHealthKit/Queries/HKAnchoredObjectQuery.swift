@@ -15,7 +15,7 @@ import Synchronization
 /// ```
 ///
 /// Privacy: without read permission the query sees only the app's own samples and tombstones, and its anchors
-/// advance only over those.
+/// advance only over those. Anchors are sealed for the app (`HKQueryAnchor`): they count nothing it cannot see.
 open class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     // @unchecked: set-once properties; the mutable handler and task are behind Mutexes.
 
@@ -27,6 +27,8 @@ open class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     private let resultsHandler: Handler
     private let handler = Mutex<Handler?>(nil)
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// The deprecated API's integer anchor for the first results.
+    let integerAnchor = Mutex<Int?>(nil)
 
     /// Called after the first results for every later change, until the query is stopped. Set it before executing.
     public var updateHandler: Handler? {
@@ -59,8 +61,8 @@ open class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
         completionHandler: @escaping @Sendable (HKAnchoredObjectQuery, [HKSample]?, Int, (any Error)?) -> Void
     ) {
         let start = anchor == Int(HKAnchoredObjectQueryNoAnchor) ? nil : HKQueryAnchor(fromValue: anchor)
-        self.init(type: type, predicate: predicate, anchor: start, limit: limit) { query, samples, _, next, error in
-            completionHandler(query, samples, next.map { Int($0.position.sample) } ?? anchor, error)
+        self.init(type: type, predicate: predicate, anchor: start, limit: limit) { query, samples, _, _, error in
+            completionHandler(query, samples, query.integerAnchor.withLock { $0 } ?? anchor, error)
         }
     }
 }
@@ -72,13 +74,13 @@ public let HKAnchoredObjectQueryNoAnchor: Int32 = 0
 extension HKAnchoredObjectQuery: ExecutableQuery {
     func start(on store: HKHealthStore) {
         let plan = Result { try AnchoredPlan(parts, limit: limit) }
-        let startPosition = anchor?.position ?? .start
         let started = Task.detached { [self] in
             do {
-                try await plan.get().run(on: store, from: startPosition, live: updateHandler != nil) { first in
-                    resultsHandler(self, first.samples, first.deleted, HKQueryAnchor(first.position), nil)
+                try await plan.get().run(on: store, from: anchor, live: updateHandler != nil) { first in
+                    integerAnchor.withLock { $0 = first.integerAnchor }
+                    resultsHandler(self, first.samples, first.deleted, first.anchor, nil)
                 } update: { next in
-                    updateHandler?(self, next.samples, next.deleted, HKQueryAnchor(next.position), nil)
+                    updateHandler?(self, next.samples, next.deleted, next.anchor, nil)
                 }
             } catch {
                 guard !Task.isCancelled else { return }
