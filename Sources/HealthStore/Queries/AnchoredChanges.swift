@@ -73,21 +73,27 @@ extension SampleStore {
                 deletedParts.isEmpty ? "0" : deletedParts.joined(separator: " OR "))
     }
 
-    /// For observer queries: whether anything matching `queries` that `app` may see was saved or deleted after
-    /// `position`, and the store's newest position (every row, seen or not — it is never shown to the app).
+    /// For observer queries: the types of `queries` of which `app` may see something saved or deleted after
+    /// `position`, and the store's newest position (every row, seen or not — it is never shown to the app). Each type
+    /// is checked on its own, in one snapshot: a type is reported only for what the app may see of it.
     package func observe(
         _ queries: [(type: HKSampleType, filter: SampleFilter?)], visibleTo app: String, after position: AnchorPosition?
-    ) throws -> (changed: Bool, position: AnchorPosition) {
-        let (samplesWhere, deletedWhere) = try conditions(queries, visibleTo: app)
+    ) throws -> (changed: Set<String>, position: AnchorPosition) {
+        let conditions = try queries.map { ($0.type.identifier, try self.conditions([$0], visibleTo: app)) }
         return try database.read { db in
             let newest = AnchorPosition(
                 sample: try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) FROM sample") ?? 0,
                 deleted: try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) FROM deletedObject") ?? 0)
-            guard let position else { return (false, newest) }
-            let changed = try Bool.fetchOne(db, SQLRequest<Bool>(literal: """
-                SELECT EXISTS (SELECT 1 FROM sample WHERE id > \(position.sample) AND (\(samplesWhere)))
-                    OR EXISTS (SELECT 1 FROM deletedObject AS sample WHERE id > \(position.deleted) AND (\(deletedWhere)))
-                """)) ?? false
+            guard let position else { return ([], newest) }
+            var changed = Set<String>()
+            for (type, (samplesWhere, deletedWhere)) in conditions where !changed.contains(type) {
+                let found = try Bool.fetchOne(db, SQLRequest<Bool>(literal: """
+                    SELECT EXISTS (SELECT 1 FROM sample WHERE id > \(position.sample) AND id <= \(newest.sample) AND (\(samplesWhere)))
+                        OR EXISTS (SELECT 1 FROM deletedObject AS sample WHERE id > \(position.deleted) AND id <= \(newest.deleted)
+                                   AND (\(deletedWhere)))
+                    """)) ?? false
+                if found { changed.insert(type) }
+            }
             return (changed, newest)
         }
     }

@@ -3,7 +3,7 @@ import GRDB
 package import HealthModel
 
 /// The input of a statistics calculation: the samples one app may see, and their sources in priority order
-/// (`Sample.sourceRank` indexes `sources`).
+/// (`Sample.sourceRank` indexes `sources`, which holds only the sources of those samples).
 package struct StatisticsSamples: Sendable {
     package var samples: [StatisticsCalculator.Sample]
     package var sources: [HKSource]
@@ -51,7 +51,16 @@ extension SampleStore {
                 samples.append(StatisticsCalculator.Sample(start: row[0], end: row[1], value: row[2] ?? 0, sourceRank: rank, savedAt: row[4]))
             }
             if expanded { samples.sort { $0.start < $1.start } }
-            return StatisticsSamples(samples: samples, sources: ranked.map(\.source))
+            // Ranks among the sources of what the app sees, not among every source: a source it may not see coming or
+            // going (another app's first or last sample) must not renumber the ones it does see.
+            let all = ranked.map(\.source)
+            let present = Set(samples.lazy.map(\.sourceRank).filter { $0 < all.count }).sorted()
+            if present.count < all.count {
+                var dense = [Int: Int](minimumCapacity: present.count)
+                for (index, rank) in present.enumerated() { dense[rank] = index }
+                for index in samples.indices { samples[index].sourceRank = dense[samples[index].sourceRank] ?? present.count }
+            }
+            return StatisticsSamples(samples: samples, sources: present.map { all[$0] })
         }
     }
 }

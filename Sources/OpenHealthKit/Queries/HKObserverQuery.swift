@@ -63,10 +63,12 @@ extension HKObserverQuery: ExecutableQuery {
                 var position = try store.sampleStore().observe(queries, visibleTo: app, after: nil).position
                 deliver(self, nil, { completed.yield() }, nil)
                 for await change in updates where !change.touched(among: plan.typeIdentifiers).isEmpty {
+                    // What the app may see changed, type by type, up to now: not the types the notification names
+                    // (another app's hidden save may arrive with, or just before, a visible one).
                     let (changed, newest) = try store.sampleStore().observe(queries, visibleTo: app, after: position)
                     position = newest
-                    guard changed, !Task.isCancelled else { continue }
-                    pending.types.withLock { $0 = ($0 ?? []).union(change.touched(among: plan.typeIdentifiers)) }
+                    guard !changed.isEmpty, !Task.isCancelled else { continue }
+                    pending.types.withLock { $0 = ($0 ?? []).union(changed) }
                     wake.yield()
                 }
             } catch {
