@@ -66,7 +66,7 @@ extension SampleStore {
         var sampleParts: [SQL] = [], deletedParts: [SQL] = []
         for (type, filter) in queries {
             let visibility = try readVisibility(app: app, type: type.identifier)
-            sampleParts.append("(typeCode = \(SampleTypeCode.code(type.identifier)) AND \(visibility.condition()) AND \(try SampleFilter.condition(filter, type: type.identifier)))")
+            sampleParts.append("(typeCode = \(SampleTypeCode.code(type.identifier)) AND \(visibility.condition()) AND \(try SampleFilter.condition(try self.filter(filter, visibleTo: app), type: type.identifier)))")
             deletedParts.append("(type = \(type.identifier) AND \(visibility.condition(tombstones: true)))")
         }
         return (sampleParts.isEmpty ? "0" : sampleParts.joined(separator: " OR "),
@@ -102,7 +102,7 @@ extension SampleStore {
     /// (sourceId, typeCode) index when nothing else narrows it, rather than a pass over every sample of the type.
     package func sources(ofType type: HKSampleType, matching filter: SampleFilter?, visibleTo app: String) throws -> [HKSource] {
         let visibility = try readVisibility(app: app, type: type.identifier)
-        let condition = try SampleFilter.condition(filter, type: type.identifier)
+        let condition = try SampleFilter.condition(try self.filter(filter, visibleTo: app), type: type.identifier)
         return try database.read { db in
             try Row.fetchAll(db, SQLRequest<Row>(literal: """
                 SELECT name, bundleIdentifier FROM source WHERE EXISTS (

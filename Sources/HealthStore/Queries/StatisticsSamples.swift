@@ -16,7 +16,7 @@ extension SampleStore {
         of type: HKQuantityType, matching filter: SampleFilter?, visibleTo app: String, from: Double? = nil, to: Double? = nil
     ) throws -> StatisticsSamples {
         let visibility = try readVisibility(app: app, type: type.identifier)
-        let condition = try SampleFilter.condition(filter, type: type.identifier)
+        let condition = try SampleFilter.condition(try self.filter(filter, visibleTo: app), type: type.identifier)
         var window: [SQL] = []
         if let from {
             window.append("+sample.endDate >= \(from)")  // + : let the start-date range pick the index

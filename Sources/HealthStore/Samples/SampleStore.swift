@@ -271,7 +271,7 @@ package struct SampleStore: Sendable {
             throw HKError(.errorNotPermissibleForGuestUserMode, "deleting is not permitted in guest mode")
         }
         try checkShare(type: type, app: app)
-        let condition = try filter.sql(type: type.identifier)
+        let condition = try SampleFilter.condition(try self.filter(filter, visibleTo: app.bundleIdentifier), type: type.identifier)
         let (count, touched) = try write { db -> (Int, Set<String>) in
             guard let ownSource = try SampleStore.sourceId(for: SampleStore.revision(for: app).source, in: db, create: false) else {
                 return (0, [])
@@ -341,7 +341,7 @@ package struct SampleStore: Sendable {
         ofType type: HKSampleType, matching filter: SampleFilter? = nil, visibleTo app: String,
         order: [SampleOrder] = [SampleOrder(key: .startDate, ascending: true)], limit: Int? = nil
     ) throws -> [HKSample] {
-        let condition = try SampleFilter.condition(filter, type: type.identifier)
+        let condition = try SampleFilter.condition(try self.filter(filter, visibleTo: app), type: type.identifier)
         precondition(order.allSatisfy(\.key.isColumn), "workout keys are sorted in memory, never by SQL")
         let orderBy = (order.map { "\($0.key.rawValue) \($0.ascending ? "ASC" : "DESC")" } + ["id ASC"]).joined(separator: ", ")
         let limitClause: SQL = limit.map { "LIMIT \($0)" } ?? ""
@@ -357,7 +357,7 @@ package struct SampleStore: Sendable {
 
     /// How many samples `samples(ofType:matching:visibleTo:)` would give without a limit, counted in SQL.
     package func sampleCount(ofType type: HKSampleType, matching filter: SampleFilter? = nil, visibleTo app: String) throws -> Int {
-        let condition = try SampleFilter.condition(filter, type: type.identifier)
+        let condition = try SampleFilter.condition(try self.filter(filter, visibleTo: app), type: type.identifier)
         return try read { db in
             let visibility = try SampleStore.readVisibility(app: app, type: type.identifier, in: db)
             return try Int.fetchOne(db, SQLRequest<Int>(literal: """

@@ -6,7 +6,8 @@ extension SampleStore {
     /// Associates quantity and category samples with a workout `app` saved (`HKHealthStore.add(_:to:)`), saving
     /// those not yet in the store as `app`'s own — all in one transaction, or nothing. The workout must be saved
     /// first — or, with `savingWorkout` (`HKWorkoutBuilder.finishWorkout()`), saved in the same transaction; samples
-    /// already saved must be `app`'s own; new samples need share permission for their types.
+    /// already saved must be `app`'s own; new samples need share permission for their types. Another source's sample
+    /// of a type the app may not read is refused as saving it would be ("already saved"), never as another source's.
     package func associate(_ samples: [HKSample], with workout: HKWorkout, app: AppManifest, savingWorkout: Bool = false) throws {
         if try authorization.isGuestMode() {
             throw HKError(.errorNotPermissibleForGuestUserMode, "adding samples to a workout is not permitted in guest mode")
@@ -26,6 +27,12 @@ extension SampleStore {
         let new = samples.filter { !saved.contains($0.uuid.uuidString) }
         for type in Set(new.map(\.sampleType)) { try checkShare(type: type, app: app) }
         if savingWorkout { try checkShare(type: workout.sampleType, app: app) }
+        // The types whose other sources' samples the app may see: only for those may it hear that a sample is
+        // another source's.
+        var readable = Set<String>()
+        for type in Set(samples.map(\.sampleType.identifier)) where try readVisibility(app: app.bundleIdentifier, type: type).canReadOthers {
+            readable.insert(type)
+        }
         try write { db in
             if savingWorkout {
                 let sourceId = try SampleStore.sourceId(for: revision.source, in: db, create: true)!
@@ -50,6 +57,10 @@ extension SampleStore {
             for sample in samples {
                 let owner = try Int64.fetchOne(db, sql: "SELECT sourceId FROM sample WHERE uuid = ?", arguments: [sample.uuid.uuidString])
                 guard owner == ownSource else {
+                    guard readable.contains(sample.sampleType.identifier) else {
+                        // What saving it would answer: the app cannot read the type, so it learns no more than that.
+                        throw HKError.invalidArgument("object \(sample.uuid) is already saved")
+                    }
                     throw HKError(.errorAuthorizationDenied,
                                   "\(app.bundleIdentifier) may add only its own samples to a workout; \(sample.uuid) was saved by another source")
                 }
