@@ -1,0 +1,402 @@
+import Foundation
+import Testing
+@testable import OpenHealthKit
+
+/// The privacy rule as a property, against a model of it written without the engine: random apps save, delete and
+/// query while the person grants, revokes and turns guest mode on and off, and impostors try to register; after
+/// every step, every answer an app gets — samples, statistics, collections, sources, anchored changes and
+/// deletions, correlations, authorization status, counts of deletions, and every error — is what the model says
+/// that app may know. The suite runs a seeded slice; `OPENHEALTHKIT_PRIVACY_CASES=10000` runs the long one
+/// (see FUZZING.md).
+@Suite("Privacy (randomized property)")
+struct PrivacyPropertyTests {
+    static let apps = ["com.example.a", "com.example.b", "com.example.c"]
+    static let kinds: [HKQuantityType] = [HKQuantityType(.stepCount), HKQuantityType(.heartRate)]
+    static let energy = HKQuantityType(.dietaryEnergyConsumed)
+    static let food = HKCorrelationType(.food)
+    static let slots = 40
+    static let slotLength: TimeInterval = 1800
+
+    /// How many random cases to run: a seeded slice in `swift test`, more when asked.
+    static var caseCount: Int { ProcessInfo.processInfo.environment["OPENHEALTHKIT_PRIVACY_CASES"].flatMap(Int.init) ?? 10 }
+    /// Random steps per case, each followed by one app's queries.
+    static var stepCount: Int { ProcessInfo.processInfo.environment["OPENHEALTHKIT_PRIVACY_STEPS"].flatMap(Int.init) ?? 30 }
+
+    @Test func everyAnswerIsWhatTheModelSaysTheAppMayKnow() async throws {
+        let first = ProcessInfo.processInfo.environment["OPENHEALTHKIT_PRIVACY_SEED"].flatMap(UInt64.init) ?? 1
+        var findings: [String] = []
+        var checks = 0
+        for seed in first..<(first + UInt64(Self.caseCount)) {
+            var world = try await World(seed: seed)
+            do {
+                try await world.run(steps: Self.stepCount)
+            } catch {
+                world.findings.append("seed \(seed): unexpected \(error)")
+            }
+            checks += world.checks
+            findings += world.findings.prefix(3)
+            if findings.count >= 10 { break }
+            try? FileManager.default.removeItem(at: world.folder)
+        }
+        print("privacy property: \(Self.caseCount) cases of \(Self.stepCount) steps from seed \(first), \(checks) checks, \(findings.count) findings")
+        #expect(findings.isEmpty, "\(findings.joined(separator: "\n"))")
+        #expect(checks > Self.caseCount * Self.stepCount * 10, "the cases checked something")
+    }
+}
+
+/// The model: what was saved and deleted, by whom, and what the person allowed.
+private struct Model {
+    struct Sample {
+        let uuid: UUID
+        let app: String
+        let type: String
+        let value: Double
+        let slot: Int
+        let seq: Int
+        var correlation: UUID?
+    }
+    struct Tombstone {
+        let uuid: UUID
+        let app: String
+        let type: String
+        let seq: Int
+    }
+
+    var samples: [UUID: Sample] = [:]
+    /// Food correlations: their UUID, owner and member.
+    var correlations: [UUID: (app: String, member: UUID?)] = [:]
+    var tombstones: [Tombstone] = []
+    var share: [String: Set<String>] = [:]
+    var read: [String: Set<String>] = [:]
+    var guest = false
+    var sampleSeq = 0
+    var tombstoneSeq = 0
+
+    func mayRead(_ app: String, _ type: String) -> Bool { read[app, default: []].contains(type) }
+    func mayShare(_ app: String, _ type: String) -> Bool { share[app, default: []].contains(type) }
+
+    /// The live samples of `type` that `app` may see, in the slots `[from, to)`.
+    func visible(_ app: String, _ type: String, from: Int = 0, to: Int = PrivacyPropertyTests.slots) -> [Sample] {
+        samples.values.filter { $0.type == type && ($0.app == app || mayRead(app, type)) && (from..<to).contains($0.slot) }
+    }
+}
+
+/// One random case: a store, three apps and the model, stepped together.
+private struct World {
+    var random: SplitMix64
+    let seed: UInt64
+    let folder: URL
+    let person: HealthPerson
+    var stores: [String: HKHealthStore] = [:]
+    var model = Model()
+    /// Each app's anchor per type, with the model's position for it.
+    var anchors: [String: (anchor: HKQueryAnchor?, sample: Int, deleted: Int)] = [:]
+    var findings: [String] = []
+    var checks = 0
+    var nextSlot = 0
+
+    init(seed: UInt64) async throws {
+        self.seed = seed
+        random = SplitMix64(state: seed &* 0x9E37_79B9)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-privacy-\(seed)-\(UUID().uuidString)")
+        person = try HealthPerson(storeDirectory: folder)
+        let types = Set(PrivacyPropertyTests.kinds.map(\.identifier) + [PrivacyPropertyTests.energy.identifier])
+        for app in PrivacyPropertyTests.apps {
+            let manifest = AppManifest(bundleIdentifier: app, name: app, shareUsageDescription: "Reads.", updateUsageDescription: "Writes.")
+            let store = HKHealthStore(configuration: .init(storeDirectory: folder, app: manifest, presenter: ScriptedPresenter(.allowAll)))
+            let all: Set<HKSampleType> = Set(PrivacyPropertyTests.kinds + [PrivacyPropertyTests.energy])
+            try await store.requestAuthorization(toShare: all, read: all)
+            stores[app] = store
+            model.share[app] = types
+            model.read[app] = types
+        }
+    }
+
+    mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &random)] }
+    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &random) < p }
+
+    mutating func finding(_ text: String) { findings.append("seed \(seed): \(text)") }
+
+    mutating func check(_ ok: Bool, _ text: String) {
+        checks += 1
+        if !ok { finding(text) }
+    }
+
+    func date(_ slot: Int) -> Date { day0.addingTimeInterval(Double(slot) * PrivacyPropertyTests.slotLength) }
+
+    func unit(_ type: String) -> HKUnit {
+        switch type {
+        case HKQuantityTypeIdentifier.heartRate.rawValue: HKUnit(from: "count/min")
+        case HKQuantityTypeIdentifier.dietaryEnergyConsumed.rawValue: .kilocalorie()
+        default: .count()
+        }
+    }
+
+    mutating func newSample(_ type: HKQuantityType) -> HKQuantitySample? {
+        guard nextSlot < PrivacyPropertyTests.slots else { return nil }
+        defer { nextSlot += 1 }
+        let value = Double(Int.random(in: 40...180, using: &random))
+        return HKQuantitySample(type: type, quantity: HKQuantity(unit: unit(type.identifier), doubleValue: value),
+                                start: date(nextSlot), end: date(nextSlot).addingTimeInterval(600))
+    }
+
+    /// The code and message of what `body` threw (UUIDs masked), nil when it did not.
+    func outcome(_ body: () async throws -> Void) async -> String? {
+        do {
+            try await body()
+            return nil
+        } catch let error as HKError {
+            return "\(error.code.rawValue) " + error.message.replacingOccurrences(of: "[0-9A-F-]{36}", with: "<uuid>", options: .regularExpression)
+        } catch {
+            return "other \(error)"
+        }
+    }
+
+    func code(_ outcome: String?) -> Int? { outcome.flatMap { Int($0.prefix { $0 != " " }) } }
+
+    // MARK: Steps
+
+    mutating func run(steps: Int) async throws {
+        for _ in 0..<steps {
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0..<22: try await save()
+            case 22..<30: try await saveMeal()
+            case 30..<40: try await deleteByUUID()
+            case 40..<45: try await deleteByPredicate()
+            case 45..<62: try setPermission()
+            case 62..<65: try toggleGuest()
+            case 65..<68: try await impersonate()
+            default: break
+            }
+            try await queryEverything(by: pick(PrivacyPropertyTests.apps))
+        }
+        for app in PrivacyPropertyTests.apps { try await queryEverything(by: app) }
+    }
+
+    mutating func save() async throws {
+        let app = pick(PrivacyPropertyTests.apps), type = pick(PrivacyPropertyTests.kinds)
+        let count = Int.random(in: 1...3, using: &random)
+        let samples = (0..<count).compactMap { _ in newSample(type) }
+        guard !samples.isEmpty else { return }
+        let result = await outcome { try await stores[app]!.save(samples) }
+        if model.guest {
+            check(code(result) == HKError.Code.errorNotPermissibleForGuestUserMode.rawValue, "save in guest mode: \(result ?? "saved")")
+        } else if !model.mayShare(app, type.identifier) {
+            check(code(result) == HKError.Code.errorAuthorizationDenied.rawValue, "save without share: \(result ?? "saved")")
+        } else {
+            check(result == nil, "\(app) save of \(type.identifier): \(result ?? "")")
+        }
+        guard result == nil else { return }
+        for sample in samples {
+            model.sampleSeq += 1
+            model.samples[sample.uuid] = .init(uuid: sample.uuid, app: app, type: type.identifier,
+                                               value: sample.quantity.doubleValue(for: unit(type.identifier)),
+                                               slot: Int(sample.startDate.timeIntervalSince(day0) / PrivacyPropertyTests.slotLength),
+                                               seq: model.sampleSeq)
+        }
+    }
+
+    mutating func saveMeal() async throws {
+        let app = pick(PrivacyPropertyTests.apps)
+        guard let calories = newSample(PrivacyPropertyTests.energy) else { return }
+        let meal = HKCorrelation(type: PrivacyPropertyTests.food, start: calories.startDate, end: calories.endDate, objects: [calories],
+                                 metadata: [HKMetadataKeyFoodType: "Banana"])
+        let result = await outcome { try await stores[app]!.save(meal) }
+        let allowed = !model.guest && model.mayShare(app, PrivacyPropertyTests.energy.identifier)
+        check((result == nil) == allowed, "\(app) meal (guest \(model.guest), share energy \(model.mayShare(app, PrivacyPropertyTests.energy.identifier))): \(result ?? "saved")")
+        guard result == nil else { return }
+        model.sampleSeq += 2
+        model.samples[calories.uuid] = .init(uuid: calories.uuid, app: app, type: PrivacyPropertyTests.energy.identifier,
+                                             value: calories.quantity.doubleValue(for: .kilocalorie()),
+                                             slot: Int(calories.startDate.timeIntervalSince(day0) / PrivacyPropertyTests.slotLength),
+                                             seq: model.sampleSeq, correlation: meal.uuid)
+        model.correlations[meal.uuid] = (app, calories.uuid)
+    }
+
+    /// Deletes an object by UUID — its own, another app's, one already deleted, or one never saved — and checks the
+    /// answer: another app's object of a type the deleter may not read answers exactly as an absent one.
+    mutating func deleteByUUID() async throws {
+        let app = pick(PrivacyPropertyTests.apps)
+        let candidates = Array(model.samples.values).sorted { $0.seq < $1.seq }
+        let fresh = randomUUID()
+        guard let target = candidates.isEmpty ? nil : pick(candidates) else { return }
+        let object = HKQuantitySample(type: HKQuantityType(HKQuantityTypeIdentifier(rawValue: target.type)),
+                                      quantity: HKQuantity(unit: unit(target.type), doubleValue: target.value),
+                                      start: date(target.slot), end: date(target.slot).addingTimeInterval(600))
+        // The object as the app would hold it: same UUID (HKObject's UUID is what delete uses).
+        let held = try copy(object, uuid: target.uuid)
+        let absent = try copy(HKQuantitySample(type: HKQuantityType(HKQuantityTypeIdentifier(rawValue: target.type)),
+                                               quantity: HKQuantity(unit: unit(target.type), doubleValue: target.value),
+                                               start: date(target.slot), end: date(target.slot).addingTimeInterval(600)), uuid: fresh)
+        let store = stores[app]!
+        let answer = await outcome { try await store.delete(held) }
+        let absentAnswer = await outcome { try await store.delete(absent) }
+        if target.app == app {
+            let allowed = !model.guest && model.mayShare(app, target.type)
+            check((answer == nil) == allowed, "\(app) deleting its own \(target.type): \(answer ?? "deleted")")
+            if answer == nil { removeFromModel(target) }
+        } else if model.mayRead(app, target.type) {
+            check(answer != nil, "\(app) deleted another app's \(target.type)")
+        } else {
+            check(answer == absentAnswer, "\(app) deleting another app's hidden \(target.type): \(answer ?? "deleted") vs absent: \(absentAnswer ?? "deleted")")
+        }
+    }
+
+    mutating func removeFromModel(_ target: Model.Sample) {
+        model.samples[target.uuid] = nil
+        model.tombstoneSeq += 1
+        model.tombstones.append(.init(uuid: target.uuid, app: target.app, type: target.type, seq: model.tombstoneSeq))
+        if let meal = target.correlation { model.correlations[meal]?.member = nil }
+    }
+
+    /// A UUID from the case's random numbers (never saved: saves use fresh system UUIDs).
+    mutating func randomUUID() -> UUID {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &random) }
+        return NSUUID(uuidBytes: bytes) as UUID
+    }
+
+    /// `sample` as an object with the UUID `uuid`: what an app holding that UUID passes to `delete`.
+    func copy(_ sample: HKQuantitySample, uuid: UUID) throws -> HKQuantitySample {
+        HKQuantitySample(type: sample.quantityType, quantity: sample.quantity, start: sample.startDate, end: sample.endDate, uuid: uuid,
+                         metadata: nil, device: nil)
+    }
+
+    mutating func deleteByPredicate() async throws {
+        let app = pick(PrivacyPropertyTests.apps), type = pick(PrivacyPropertyTests.kinds)
+        let from = Int.random(in: 0..<PrivacyPropertyTests.slots, using: &random)
+        let to = Int.random(in: (from + 1)...PrivacyPropertyTests.slots, using: &random)
+        var deleted = 0
+        let answer = await outcome {
+            deleted = try await stores[app]!.deleteObjects(of: type, predicate: HKQuery.predicateForSamples(withStart: date(from), end: date(to)))
+        }
+        let own = model.samples.values.filter { $0.app == app && $0.type == type.identifier && (from..<to).contains($0.slot) }
+        if model.guest || !model.mayShare(app, type.identifier) {
+            check(answer != nil, "\(app) deleted by predicate without the right to")
+        } else {
+            check(answer == nil && deleted == own.count, "\(app) deleted \(deleted) of its \(own.count) \(type.identifier) (\(answer ?? ""))")
+            if answer == nil { for sample in own.sorted(by: { $0.seq < $1.seq }) { removeFromModel(sample) } }
+        }
+    }
+
+    mutating func setPermission() throws {
+        let app = pick(PrivacyPropertyTests.apps), type = pick(PrivacyPropertyTests.kinds + [PrivacyPropertyTests.energy])
+        let share = chance(0.6), read = chance(0.5)
+        try person.setPermission(app: app, type: type, share: share, read: read)
+        if share { model.share[app, default: []].insert(type.identifier) } else { model.share[app, default: []].remove(type.identifier) }
+        if read { model.read[app, default: []].insert(type.identifier) } else { model.read[app, default: []].remove(type.identifier) }
+    }
+
+    mutating func toggleGuest() throws {
+        model.guest.toggle()
+        try person.setGuestMode(model.guest)
+    }
+
+    mutating func impersonate() async throws {
+        let identity = pick(["com.apple.Health", "com.apple.health.ABCDEF", "export.Withings", "healthrecords.city-hospital"]
+                            + PrivacyPropertyTests.apps)
+        let manifest = AppManifest(bundleIdentifier: identity, name: "Impostor", shareUsageDescription: "Reads.", updateUsageDescription: "Writes.")
+        let impostor = HKHealthStore(configuration: .init(storeDirectory: folder, app: manifest, presenter: ScriptedPresenter(.allowAll)))
+        let answer = await outcome { try await impostor.requestAuthorization(toShare: [PrivacyPropertyTests.kinds[0]], read: [PrivacyPropertyTests.kinds[0]]) }
+        if model.guest {
+            // Guest mode asks nothing and grants nothing; the impostor still reads nothing as its own.
+        } else {
+            check(code(answer) == HKError.Code.errorAuthorizationDenied.rawValue, "impostor as \(identity): \(answer ?? "registered")")
+        }
+        let seen = try? await HKSampleQueryDescriptor(predicates: [.quantitySample(type: PrivacyPropertyTests.kinds[0])], sortDescriptors: [])
+            .result(for: impostor)
+        check((seen ?? []).isEmpty, "impostor as \(identity) read \(seen?.count ?? 0) samples")
+    }
+
+    // MARK: Queries
+
+    mutating func queryEverything(by app: String) async throws {
+        let store = stores[app]!
+        let from = Int.random(in: 0..<PrivacyPropertyTests.slots, using: &random)
+        let to = Int.random(in: (from + 1)...PrivacyPropertyTests.slots, using: &random)
+        let window = HKQuery.predicateForSamples(withStart: date(from), end: date(to))
+        for type in PrivacyPropertyTests.kinds {
+            let id = type.identifier
+            let expected = model.visible(app, id, from: from, to: to)
+            let context = "\(app) reads \(id) in [\(from), \(to)) (read \(model.mayRead(app, id)))"
+
+            // Samples.
+            let samples = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: type, predicate: window)], sortDescriptors: [])
+                .result(for: store)
+            check(Set(samples.map(\.uuid)) == Set(expected.map(\.uuid)), "\(context): \(samples.count) samples, model \(expected.count)")
+
+            // Statistics.
+            let cumulative = type.aggregationStyle == .cumulative
+            let statistics = try? await HKStatisticsQueryDescriptor(predicate: .quantitySample(type: type, predicate: window),
+                                                                    options: cumulative ? .cumulativeSum : [.discreteAverage, .discreteMax])
+                .result(for: store)
+            let u = unit(id)
+            if expected.isEmpty {
+                check(statistics == nil || (statistics?.sumQuantity() == nil && statistics?.averageQuantity() == nil),
+                      "\(context): statistics over nothing visible")
+            } else if cumulative {
+                let sum = statistics?.sumQuantity()?.doubleValue(for: u)
+                check(sum.map { abs($0 - expected.map(\.value).reduce(0, +)) < 1e-6 } ?? false, "\(context): sum \(sum ?? -1)")
+            } else {
+                let max = statistics?.maximumQuantity()?.doubleValue(for: u)
+                let average = statistics?.averageQuantity()?.doubleValue(for: u)
+                let mean = expected.map(\.value).reduce(0, +) / Double(expected.count)
+                let top = expected.map(\.value).max()!
+                check(max.map { abs($0 - top) < 1e-9 } == true && average.map { abs($0 - mean) < 1e-9 } == true,
+                      "\(context): max \(max ?? -1) average \(average ?? -1), model \(expected.map(\.value))")
+            }
+
+            // A statistics collection by hour, separate by source: its per-source sums are the model's.
+            if cumulative {
+                let collection = try await HKStatisticsCollectionQueryDescriptor(
+                    predicate: .quantitySample(type: type, predicate: window), options: [.cumulativeSum, .separateBySource],
+                    anchorDate: day0, intervalComponents: DateComponents(hour: 1)).result(for: store)
+                var bySource: [String: Double] = [:]
+                collection.enumerateStatistics(from: date(from), to: date(to)) { statistics, _ in
+                    for source in statistics.sources ?? [] {
+                        bySource[source.bundleIdentifier, default: 0] += statistics.sumQuantity(for: source)?.doubleValue(for: u) ?? 0
+                    }
+                }
+                let modelBySource = Dictionary(grouping: expected, by: \.app).mapValues { $0.map(\.value).reduce(0, +) }
+                check(bySource == modelBySource, "\(context): collection by source \(bySource), model \(modelBySource)")
+            }
+
+            // Sources.
+            let sources = try await HKSourceQueryDescriptor(predicate: .quantitySample(type: type, predicate: window)).result(for: store)
+            check(Set(sources.map(\.bundleIdentifier)) == Set(expected.map(\.app)), "\(context): sources \(sources.map(\.bundleIdentifier))")
+
+            // Authorization status tells sharing only, never reading.
+            let status = store.authorizationStatus(for: type)
+            check(status == (model.mayShare(app, id) ? .sharingAuthorized : .sharingDenied), "\(context): status \(status.rawValue)")
+
+            try await anchored(app, type)
+        }
+
+        // Meals and their calories.
+        let meals = try await HKSampleQueryDescriptor(predicates: [.correlation(type: PrivacyPropertyTests.food)], sortDescriptors: [])
+            .result(for: store)
+        let energy = PrivacyPropertyTests.energy.identifier
+        let expectedMeals = model.correlations.filter { $0.value.app == app || model.mayRead(app, energy) }.keys
+        check(Set(meals.map(\.uuid)) == Set(expectedMeals), "\(app) sees \(meals.count) meals, model \(expectedMeals.count) (read energy \(model.mayRead(app, energy)))")
+        let calories = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: PrivacyPropertyTests.energy)], sortDescriptors: [])
+            .result(for: store)
+        check(Set(calories.map(\.uuid)) == Set(model.visible(app, energy).map(\.uuid)), "\(app) sees \(calories.count) calorie samples")
+    }
+
+    /// The app's anchored query from its last anchor: the model's visible samples saved since, and the visible
+    /// deletions since.
+    mutating func anchored(_ app: String, _ type: HKQuantityType) async throws {
+        let key = "\(app) \(type.identifier)"
+        let last = anchors[key] ?? (nil, 0, 0)
+        let result = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: type)], anchor: last.anchor).result(for: stores[app]!)
+        let added = model.visible(app, type.identifier).filter { $0.seq > last.sample }
+        let deleted = model.tombstones.filter {
+            $0.type == type.identifier && $0.seq > last.deleted && ($0.app == app || model.mayRead(app, type.identifier))
+        }
+        check(Set(result.addedSamples.map(\.uuid)) == Set(added.map(\.uuid)),
+              "\(key): anchored added \(result.addedSamples.count), model \(added.count)")
+        check(Set(result.deletedObjects.map(\.uuid)) == Set(deleted.map(\.uuid)),
+              "\(key): anchored deleted \(result.deletedObjects.count), model \(deleted.count)")
+        anchors[key] = (result.newAnchor, added.map(\.seq).max() ?? last.sample, deleted.map(\.seq).max() ?? last.deleted)
+    }
+}
