@@ -16,11 +16,18 @@ let healthExecutable: URL = {
     return dir.appendingPathComponent("health")
 }()
 
-/// Runs `health` as a user would: with these arguments, this text on standard input, in `directory`.
-func runHealth(_ arguments: [String], input: String = "", in directory: URL? = nil, environment extra: [String: String] = [:]) throws -> CLIRun {
+/// Runs `health` as a user would: with these arguments, this text on standard input, in `directory`; with
+/// `memoryLimit` (kilobytes of address space, `ulimit -v`) a run that would take more fails instead.
+func runHealth(_ arguments: [String], input: String = "", in directory: URL? = nil, environment extra: [String: String] = [:],
+               memoryLimit: Int? = nil) throws -> CLIRun {
     let process = Process()
-    process.executableURL = healthExecutable
-    process.arguments = arguments
+    if let memoryLimit {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -v \(memoryLimit) && exec \"$0\" \"$@\"", healthExecutable.path] + arguments
+    } else {
+        process.executableURL = healthExecutable
+        process.arguments = arguments
+    }
     if let directory { process.currentDirectoryURL = directory }
     var environment = ProcessInfo.processInfo.environment
     environment["OPENHEALTHKIT_STORE"] = nil

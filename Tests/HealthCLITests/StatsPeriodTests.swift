@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// `health stats` costs what it shows: a sample dated 9999 is one more row, not every empty hour up to it.
+@Suite("health CLI: stats over far dates")
+struct StatsPeriodTests {
+    let folder: URL
+
+    /// Steps on 1 June 2024 and on 31 December 9999 (a damaged or mistyped date an export can carry).
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-far-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func record(_ day: String, _ value: String) -> String {
+            """
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" sourceVersion="1" unit="count" \
+            creationDate="\(day) 10:10:00 +0000" startDate="\(day) 10:00:00 +0000" endDate="\(day) 10:10:00 +0000" value="\(value)"/>
+
+            """
+        }
+        let xml = "<HealthData locale=\"en_US\">\n" + record("2024-06-01", "100") + record("9999-12-31", "5") + "</HealthData>\n"
+        try Data(xml.utf8).write(to: folder.appendingPathComponent("export.xml"))
+        let imported = try runHealth(["import", "export.xml"], in: folder)
+        #expect(imported.status == 0, "\(imported.stderr)")
+    }
+
+    /// A run with at most 1 GB of address space; the old hourly statistics asked for 8–10 GB and died.
+    func stats(_ arguments: String...) throws -> (run: CLIRun, seconds: Double) {
+        let started = Date()
+        let run = try runHealth(["stats", "stepCount"] + arguments, in: folder, environment: ["TZ": "UTC"], memoryLimit: 1_000_000)
+        return (run, Date().timeIntervalSince(started))
+    }
+
+    @Test func hourlyStatisticsOverASampleIn9999ShowTheTwoHoursWithData() throws {
+        let (run, seconds) = try stats("--by", "hour", "--format", "csv")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == """
+            start,end,value,unit
+            2024-06-01T10:00:00Z,2024-06-01T11:00:00Z,100.0,count
+            9999-12-31T10:00:00Z,9999-12-31T11:00:00Z,5.0,count
+
+            """, "\(run.stdout)")
+        #expect(seconds < 5, "\(seconds) s")
+    }
+}
