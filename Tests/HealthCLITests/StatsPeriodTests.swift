@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// `health stats` costs what it shows: a sample dated 9999 is one more row, not every empty hour up to it.
+/// `health stats` costs what it shows: a sample dated 9999 is one more row, not every empty hour up to it, and a
+/// range of thousands of years by the day is refused, naming the limit.
 @Suite("health CLI: stats over far dates")
 struct StatsPeriodTests {
     let folder: URL
@@ -40,5 +41,18 @@ struct StatsPeriodTests {
 
             """, "\(run.stdout)")
         #expect(seconds < 5, "\(seconds) s")
+    }
+
+    @Test func tenThousandYearsByTheDayAreRefusedNamingTheLimitAndByTheMonthAnswer() throws {
+        let (run, seconds) = try stats("--by", "day", "--from", "0001-01-01", "--to", "9999-12-31")
+        #expect(run.status != 0)
+        #expect(run.stderr == """
+            Error: --from 0001-01-01 --to 9999-12-31 asks for 3,652,061 days, more than the 200,000 periods health stats gives \
+            at once; narrow the dates or use a longer --by
+
+            """, "\(run.stderr)")
+        #expect(seconds < 5, "\(seconds) s")
+        let (months, _) = try stats("--by", "month", "--from", "0001-01-01", "--to", "9999-12-31", "--format", "csv")
+        #expect(months.status == 0 && months.stdout.split(separator: "\n").count == 3, "\(months.stdout)\(months.stderr)")
     }
 }
