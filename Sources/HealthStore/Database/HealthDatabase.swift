@@ -7,18 +7,29 @@ import HealthModel
 package final class HealthDatabase: Sendable {
     package let writer: DatabasePool
     package let directory: URL
+    /// Whether the store was opened read-only, its folder or files not writable (see `HealthDatabase+ReadOnly`):
+    /// reads work, writes are refused.
+    package let isReadOnly: Bool
 
     /// Opens (creating if needed) the store in `directory`. A new store is created from the current schema in one
     /// transaction (`currentSchema`, what the migrations build, checked by a test); an existing one is migrated.
-    /// `migratingStepByStep` builds a new one migration by migration instead (for that test).
+    /// `migratingStepByStep` builds a new one migration by migration instead (for that test). A store that cannot be
+    /// written is opened read-only, and neither created, migrated nor repaired.
     package init(directory: URL, migratingStepByStep: Bool = false) throws {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            isReadOnly = Self.isReadOnly(directory)
+            self.directory = directory
             var configuration = Configuration()
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(10)
+            if isReadOnly {
+                configuration.readonly = true
+                writer = try DatabasePool(path: try Self.readOnlyPath(directory), configuration: configuration)
+                try checkReadableAsItIs()
+                return
+            }
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             writer = try DatabasePool(path: directory.appendingPathComponent("health.sqlite").path, configuration: configuration)
-            self.directory = directory
             if !migratingStepByStep { try createIfEmpty() }
             try HealthDatabase.migrator.migrate(writer)
             try restoreSampleIndexes()
@@ -88,6 +99,7 @@ package final class HealthDatabase: Sendable {
 
     /// Writes in one transaction, rolled back if `body` throws; SQLite failures become `errorDatabaseInaccessible`.
     package func write<T>(_ body: (Database) throws -> T) throws -> T {
+        guard !isReadOnly else { throw readOnlyError }
         do { return try writer.write(body) } catch let error as DatabaseError { throw Self.inaccessible(error) }
     }
 
@@ -95,6 +107,7 @@ package final class HealthDatabase: Sendable {
     /// references the caller has just looked up or created itself (an import batch), where checking each row's source
     /// and device again is a tenth of the work. Other writers wait meanwhile, so none runs unchecked.
     package func writeTrusted<T>(_ body: (Database) throws -> T) throws -> T {
+        guard !isReadOnly else { throw readOnlyError }
         do {
             return try writer.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
