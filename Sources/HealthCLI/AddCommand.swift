@@ -60,11 +60,15 @@ struct AddCommand: AsyncParsableCommand {
     }
 }
 
-/// An app manifest from a JSON file, or a one-line error naming the file.
+/// An app manifest from a JSON file, or one sentence naming the file and what is wrong with it.
 func loadManifest(_ path: String) throws -> AppManifest {
+    let data: Data
+    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        throw CommandFailure("cannot read the app manifest \(path): \(FileProblem(error))")
+    }
     do {
-        return try JSONDecoder().decode(AppManifest.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        return try JSONDecoder().decode(AppManifest.self, from: data)
     } catch {
-        throw CommandFailure("\(path) is not an app manifest (JSON with CFBundleIdentifier and CFBundleName): \(error)")
+        throw CommandFailure("\(path) is not an app manifest (JSON with CFBundleIdentifier and CFBundleName): \(FileProblem(error, json: data))")
     }
 }

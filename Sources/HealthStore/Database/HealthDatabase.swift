@@ -39,7 +39,7 @@ package final class HealthDatabase: Sendable {
         } catch let error as DatabaseError {
             throw HKError(.errorDatabaseInaccessible, "cannot open the store at \(directory.path): \(error.message ?? "SQLite error \(error.resultCode)")")
         } catch let error as CocoaError {
-            throw HKError(.errorDatabaseInaccessible, "cannot create the store folder \(directory.path): \(error.localizedDescription)")
+            throw HKError(.errorDatabaseInaccessible, "cannot create the store folder \(directory.path): \(FileProblem(error))")
         }
     }
 
