@@ -41,12 +41,8 @@ struct AddCommand: AsyncParsableCommand {
         guard let quantityType = try objectType(named: type) as? HKQuantityType else {
             throw CommandFailure("\(type) is not a quantity type")
         }
-        func date(_ text: String?) throws -> Date {
-            guard let text else { return Date() }
-            guard let date = try? Date(text, strategy: .iso8601) else { throw CommandFailure("\"\(text)\" is not an ISO 8601 date") }
-            return date
-        }
-        let (from, to) = (try date(start), try date(end ?? start))
+        let from = try start.map { try DateArgument.instant($0, option: "--start") } ?? Date()
+        let to = try end.map { try DateArgument.instant($0, option: "--end") } ?? from
         let healthStore = HKHealthStore(configuration: .init(storeDirectory: store.directory, app: manifest, presenter: TerminalPresenter()))
         do {
             let quantity = HKQuantity(unit: try HKUnit.parse(unit), doubleValue: value)
@@ -60,11 +56,15 @@ struct AddCommand: AsyncParsableCommand {
     }
 }
 
-/// An app manifest from a JSON file, or a one-line error naming the file.
+/// An app manifest from a JSON file, or one sentence naming the file and what is wrong with it.
 func loadManifest(_ path: String) throws -> AppManifest {
+    let data: Data
+    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        throw CommandFailure("cannot read the app manifest \(path): \(FileProblem(error))")
+    }
     do {
-        return try JSONDecoder().decode(AppManifest.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        return try JSONDecoder().decode(AppManifest.self, from: data)
     } catch {
-        throw CommandFailure("\(path) is not an app manifest (JSON with CFBundleIdentifier and CFBundleName): \(error)")
+        throw CommandFailure("\(path) is not an app manifest (JSON with CFBundleIdentifier and CFBundleName): \(FileProblem(error, json: data))")
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import OpenHealthKit
 
 /// `health`: OpenHealthKit's command-line tool.
 @main
@@ -14,6 +16,21 @@ struct HealthCommand: AsyncParsableCommand {
             TimeZoneCommand.self,
         ]
     )
+
+    /// ArgumentParser's `main`, with the errors a person should never see raw made into one sentence first
+    /// (`CommandFailure.sentence(for:)`): an `NSCocoaErrorDomain … UserInfo={…}` dump says nothing to them.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: CommandFailure.sentence(for: error))
+        }
+    }
 }
 
 /// A failure the user caused at run time (a bad unit string, incompatible units): printed as
@@ -21,4 +38,15 @@ struct HealthCommand: AsyncParsableCommand {
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
     init(_ message: String) { description = message }
+
+    /// `error` as a person should read it: an `HKError` by its message, a Foundation file or JSON error as the file
+    /// and what is wrong with it ("cannot use /tmp/x: permission denied"); ArgumentParser's own errors unchanged.
+    static func sentence(for error: any Error) -> any Error {
+        if let error = error as? HKError { return CommandFailure(error.message) }
+        if error is DecodingError { return CommandFailure("the data is not what was expected: \(FileProblem(error))") }
+        let domain = (error as NSError).domain
+        guard domain == NSCocoaErrorDomain || domain == NSPOSIXErrorDomain else { return error }
+        let problem = FileProblem(error)
+        return CommandFailure(problem.path.map { "cannot use \($0): \(problem)" } ?? "a file could not be used: \(problem)")
+    }
 }

@@ -71,7 +71,7 @@ struct ImportCommand: ParsableCommand {
             print("Left out:")
             for (reason, count) in result.problemCounts.sorted(by: { $0.value > $1.value }) {
                 let first = result.problems.first { $0.reason == reason }.map { " (first at line \($0.line))" } ?? ""
-                print("  \(count) × \(reason)\(first)")
+                print("  \(count) × \(TerminalText(reason))\(first)")  // the reason quotes the file: escaped
             }
         }
         print("\nThe store now holds (health summary):")

@@ -42,16 +42,8 @@ struct SampleSelection: ParsableArguments {
 
     /// Start of `from` and end of `to`, in `calendar`.
     func interval(_ calendar: Calendar) throws -> (start: Date?, end: Date?) {
-        func day(_ text: String?) throws -> Date? {
-            guard let text else { return nil }
-            let parts = text.split(separator: "-").compactMap { Int($0) }
-            guard parts.count == 3, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])) else {
-                throw CommandFailure("\"\(text)\" is not a day; write yyyy-MM-dd")
-            }
-            return date
-        }
-        let end = try day(to).flatMap { calendar.date(byAdding: .day, value: 1, to: $0) }
-        return (try day(from), end)
+        let end = try to.map { try DateArgument.day($0, option: "--to", in: calendar) }.flatMap { calendar.date(byAdding: .day, value: 1, to: $0) }
+        return (try from.map { try DateArgument.day($0, option: "--from", in: calendar) }, end)
     }
 }
 

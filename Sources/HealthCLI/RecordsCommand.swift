@@ -45,8 +45,8 @@ struct RecordsCommand: ParsableCommand {
             }
             print("\(summary.files) file\(summary.files == 1 ? "" : "s"): \(summary.added) records added, \(summary.updated) updated, \(summary.unchanged) unchanged, "
                   + "\(summary.patients) patient resources kept, \(summary.ignored.count) ignored, \(summary.rejected.count) rejected")
-            for problem in summary.rejected { print("rejected: \(problem)") }
-            if verbose { for problem in summary.ignored { print("ignored: \(problem)") } }
+            for problem in summary.rejected { print("rejected: \(TerminalText("\(problem)"))") }
+            if verbose { for problem in summary.ignored { print("ignored: \(TerminalText("\(problem)"))") } }
             // Nothing taken and something refused is a failed import, not a quiet success.
             if summary.added + summary.updated + summary.unchanged == 0, !summary.rejected.isEmpty {
                 throw CommandFailure("no health record was imported: all \(summary.rejected.count) were rejected (see above)")

@@ -16,7 +16,8 @@ struct StatsCommand: AsyncParsableCommand {
 
             Days, weeks and months begin at midnight in your time zone: --time-zone, else the one you set with \
             health timezone, else the one your last imported export was recorded in, else this machine's (TZ). \
-            csv and json give every figure at full precision, with each period's start and end as ISO 8601 times.
+            csv and json give every figure at full precision, with each period's start and end as ISO 8601 times. \
+            Only periods with data are shown; --from … --to … may span at most 200,000 of them.
             """)
 
     @OptionGroup var selection: SampleSelection
@@ -64,6 +65,13 @@ struct StatsCommand: AsyncParsableCommand {
         case .day: DateComponents(day: 1)
         case .week: DateComponents(day: 7)
         case .month: DateComponents(month: 1)
+        }
+        if let start, let end {
+            let asked = periods(from: start, to: end, in: calendar)
+            guard asked <= Self.periodLimit else {
+                throw CommandFailure("--from \(selection.from ?? "") --to \(selection.to ?? "") asks for \(asked.formatted()) \(by.rawValue)s, "
+                    + "more than the \(Self.periodLimit.formatted()) periods health stats gives at once; narrow the dates or use a longer --by")
+            }
         }
         let anchor = calendar.startOfDay(for: start ?? Date(timeIntervalSinceReferenceDate: 0))
         var descriptor = HKStatisticsCollectionQueryDescriptor(
@@ -121,6 +129,20 @@ struct StatsCommand: AsyncParsableCommand {
             print("\(label.padding(toLength: 20, withPad: " ", startingAt: 0)) \(source.isEmpty ? "" : source.padding(toLength: 24, withPad: " ", startingAt: 0) + " ")"
                   + "\(String(repeating: " ", count: max(0, 10 - number.count)))\(number) \(unit.unitString)  \(bar)")
         }
+    }
+
+    /// The most periods `--from … --to …` may span: ten thousand years of days would be millions of rows nobody reads.
+    static let periodLimit = 200_000
+
+    /// How many periods of `--by` lie between `start` and `end`.
+    func periods(from start: Date, to end: Date, in calendar: Calendar) -> Int {
+        let component: Calendar.Component = switch by {
+        case .hour: .hour
+        case .day, .week: .day
+        case .month: .month
+        }
+        let count = calendar.dateComponents([component], from: start, to: end).value(for: component) ?? 0
+        return by == .week ? (count + 6) / 7 : count
     }
 
     /// One figure: a period, and a source when separated by source.

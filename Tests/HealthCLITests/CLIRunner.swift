@@ -16,11 +16,26 @@ let healthExecutable: URL = {
     return dir.appendingPathComponent("health")
 }()
 
-/// Runs `health` as a user would: with these arguments, this text on standard input, in `directory`.
-func runHealth(_ arguments: [String], input: String = "", in directory: URL? = nil, environment extra: [String: String] = [:]) throws -> CLIRun {
+/// Whether `runHealth(…, unprivileged: true)` runs as another user: when the tests run as root, whom file
+/// permissions do not stop, as `nobody` through util-linux `setpriv`.
+let runsAsNobody = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+
+/// Runs `health` as a user would: with these arguments, this text on standard input, in `directory`; with
+/// `memoryLimit` (kilobytes of address space, `ulimit -v`) a run that would take more fails instead; `unprivileged`,
+/// as a user file permissions apply to (see `runsAsNobody`).
+func runHealth(_ arguments: [String], input: String = "", in directory: URL? = nil, environment extra: [String: String] = [:],
+               memoryLimit: Int? = nil, unprivileged: Bool = false) throws -> CLIRun {
     let process = Process()
-    process.executableURL = healthExecutable
-    process.arguments = arguments
+    if unprivileged, runsAsNobody {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", healthExecutable.path] + arguments
+    } else if let memoryLimit {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -v \(memoryLimit) && exec \"$0\" \"$@\"", healthExecutable.path] + arguments
+    } else {
+        process.executableURL = healthExecutable
+        process.arguments = arguments
+    }
     if let directory { process.currentDirectoryURL = directory }
     var environment = ProcessInfo.processInfo.environment
     environment["OPENHEALTHKIT_STORE"] = nil

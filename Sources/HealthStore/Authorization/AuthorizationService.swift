@@ -25,14 +25,21 @@ package struct AuthorizationService: Sendable {
         if let owner = Self.reservedPrefixes.first(where: { identifier.lowercased().hasPrefix($0.prefix) })?.owner {
             throw HKError(.errorAuthorizationDenied, "an app cannot register as \(identifier): that identity belongs to \(owner)")
         }
-        try write { db in
-            let existing = try AppRecord.fetchOne(db, key: identifier)
+        func checkNotTaken(_ existing: AppRecord?) throws {
             if let existing, existing.name != manifest.name {
                 throw HKError(.errorAuthorizationDenied, """
                     \(identifier) is registered to the app "\(existing.name)"; "\(manifest.name)" cannot register under the same \
                     bundle identifier
                     """)
             }
+        }
+        if database.isReadOnly {
+            // A snapshot records nothing: the app is checked, and reads what the store says about it.
+            return try checkNotTaken(try read { db in try AppRecord.fetchOne(db, key: identifier) })
+        }
+        try write { db in
+            let existing = try AppRecord.fetchOne(db, key: identifier)
+            try checkNotTaken(existing)
 
             try AppRecord(
                 bundleIdentifier: manifest.bundleIdentifier, name: manifest.name, version: manifest.version,

@@ -11,18 +11,29 @@ package final class HealthDatabase: Sendable {
     package let directory: URL
     /// The store's secrets, once read.
     private let secrets = Mutex<[String: Data]>([:])
+    /// Whether the store was opened read-only, its folder or files not writable (see `HealthDatabase+ReadOnly`):
+    /// reads work, writes are refused.
+    package let isReadOnly: Bool
 
     /// Opens (creating if needed) the store in `directory`. A new store is created from the current schema in one
     /// transaction (`currentSchema`, what the migrations build, checked by a test); an existing one is migrated.
-    /// `migratingStepByStep` builds a new one migration by migration instead (for that test).
+    /// `migratingStepByStep` builds a new one migration by migration instead (for that test). A store that cannot be
+    /// written is opened read-only, and neither created, migrated nor repaired.
     package init(directory: URL, migratingStepByStep: Bool = false) throws {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            isReadOnly = Self.isReadOnly(directory)
+            self.directory = directory
             var configuration = Configuration()
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(10)
+            if isReadOnly {
+                configuration.readonly = true
+                writer = try DatabasePool(path: try Self.readOnlyPath(directory), configuration: configuration)
+                try checkReadableAsItIs()
+                return
+            }
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             writer = try DatabasePool(path: directory.appendingPathComponent("health.sqlite").path, configuration: configuration)
-            self.directory = directory
             if !migratingStepByStep { try createIfEmpty() }
             try HealthDatabase.migrator.migrate(writer)
             try restoreSampleIndexes()
@@ -32,7 +43,7 @@ package final class HealthDatabase: Sendable {
         } catch let error as DatabaseError {
             throw HKError(.errorDatabaseInaccessible, "cannot open the store at \(directory.path): \(error.message ?? "SQLite error \(error.resultCode)")")
         } catch let error as CocoaError {
-            throw HKError(.errorDatabaseInaccessible, "cannot create the store folder \(directory.path): \(error.localizedDescription)")
+            throw HKError(.errorDatabaseInaccessible, "cannot create the store folder \(directory.path): \(FileProblem(error))")
         }
     }
 
@@ -92,6 +103,7 @@ package final class HealthDatabase: Sendable {
 
     /// Writes in one transaction, rolled back if `body` throws; SQLite failures become `errorDatabaseInaccessible`.
     package func write<T>(_ body: (Database) throws -> T) throws -> T {
+        guard !isReadOnly else { throw readOnlyError }
         do { return try writer.write(body) } catch let error as DatabaseError { throw Self.inaccessible(error) }
     }
 
@@ -99,6 +111,7 @@ package final class HealthDatabase: Sendable {
     /// references the caller has just looked up or created itself (an import batch), where checking each row's source
     /// and device again is a tenth of the work. Other writers wait meanwhile, so none runs unchecked.
     package func writeTrusted<T>(_ body: (Database) throws -> T) throws -> T {
+        guard !isReadOnly else { throw readOnlyError }
         do {
             return try writer.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
@@ -114,15 +127,17 @@ package final class HealthDatabase: Sendable {
     }
 
     /// The store's random 256-bit secret named `name`, made on first use and kept in the store (one per store, the
-    /// same for every process that opens it).
+    /// same for every process that opens it; on a read-only store that has none, one per process).
     package func secret(named name: String) throws -> Data {
         if let known = secrets.withLock({ $0[name] }) { return known }
         let select = "SELECT value FROM storeSecret WHERE name = ?"
-        let value = try read { try Data.fetchOne($0, sql: select, arguments: [name]) } ?? write { db in
+        let stored = try read { try Data.fetchOne($0, sql: select, arguments: [name]) }
+        // A read-only store that never made this secret cannot keep one: it lives as long as this process.
+        let value = try stored ?? (isReadOnly ? SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) } : write { db in
             let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
             try db.execute(sql: "INSERT OR IGNORE INTO storeSecret (name, value) VALUES (?, ?)", arguments: [name, fresh])
             return try Data.fetchOne(db, sql: select, arguments: [name])!
-        }
+        })
         secrets.withLock { $0[name] = value }
         return value
     }

@@ -107,6 +107,8 @@ package struct SampleStore: Sendable {
     }
 
     func checkShare(type: HKSampleType, app: AppManifest) throws {
+        // A read-only store refuses writes as such, before any permission: nothing could be saved whatever was granted.
+        guard !database.isReadOnly else { throw database.readOnlyError }
         switch try authorization.shareStatus(app: app.bundleIdentifier, type: type.identifier) {
         case .sharingAuthorized: return
         case .sharingDenied:

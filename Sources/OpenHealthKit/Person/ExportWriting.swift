@@ -51,11 +51,18 @@ extension HealthPerson {
             throw HKError.invalidArgument("\(url.path) already exists; export to a new \(zipped ? "file" : "folder")")
         }
         do { try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true) } catch {
-            throw HKError.invalidArgument("cannot create the folder \(url.deletingLastPathComponent().path): \(error.localizedDescription)")
+            throw HKError.invalidArgument("cannot create the folder \(url.deletingLastPathComponent().path): \(FileProblem(error))")
         }
-        let staging = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-export-\(UUID().uuidString)")
+        let temporary = FileManager.default.temporaryDirectory
+        let staging = temporary.appendingPathComponent("ohk-export-\(UUID().uuidString)")
         let folder = zipped ? staging.appendingPathComponent("apple_health_export") : url
         defer { try? FileManager.default.removeItem(at: staging) }
+        // A zip is made in the temporary folder first: one that cannot be used is said so, by name.
+        if zipped {
+            do { try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false) } catch {
+                throw HKError.invalidArgument("cannot make a working folder in the temporary folder \(temporary.path) (TMPDIR): \(FileProblem(error))")
+            }
+        }
         do {
             let result = try writeExport(to: folder, timeZone: timeZone, progress: progress)
             if zipped { try ExportZip.pack(folder, into: url) }

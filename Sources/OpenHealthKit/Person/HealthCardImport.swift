@@ -48,7 +48,7 @@ extension HealthPerson {
         } catch let error as HKError {
             throw error
         } catch {
-            throw HKError(.errorDatabaseInaccessible, "cannot write the trusted issuers folder: \(error.localizedDescription)")
+            throw HKError(.errorDatabaseInaccessible, "cannot write the trusted issuers folder: \(FileProblem(error))")
         }
     }
 

@@ -108,7 +108,7 @@ open class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
         let lastTouched = loaded.samples.map { max($0.end, $0.start) }.max().map(ref)
         guard let rangeStart, let rangeEnd = plan.window.end ?? lastTouched, rangeStart <= rangeEnd else {
             let empty = HKStatisticsCollection(intervals: intervals, quantityType: plan.type, options: plan.options,
-                                               firstIndex: 0, computed: [], populated: [])
+                                               range: nil, populated: [:])
             return Computed(collection: empty, byInterval: [:])
         }
         let first = intervals.index(containing: rangeStart)
@@ -118,23 +118,49 @@ open class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
            !loaded.samples.contains(where: { ref($0.start) == rangeEnd }) {
             last -= 1  // samples ending exactly on a boundary do not open the next interval
         }
-        var borders = (first...(last + 1)).map { intervals.start(of: $0).timeIntervalSinceReferenceDate }
-        if let start = plan.window.start { borders[0] = max(borders[0], start.timeIntervalSinceReferenceDate) }
-        if let end = plan.window.end { borders[borders.count - 1] = min(borders[borders.count - 1], end.timeIntervalSinceReferenceDate) }
+        // Only the intervals a sample reaches are computed: the empty ones between are made when asked for, so a
+        // sample in 9999 costs one more interval, not every hour up to it.
+        let runs = intervals.runs(touchedBy: touchedSpans(loaded.samples, plan: plan, from: rangeStart, to: rangeEnd), within: first...last)
+        // Borders of each run's intervals; between two runs, one gap bucket nothing falls in.
+        var borders: [Double] = [], interval: [Int?] = []
+        for (n, run) in runs.enumerated() {
+            if n > 0 { interval.append(nil) }
+            for k in run {
+                borders.append(intervals.start(of: k).timeIntervalSinceReferenceDate)
+                interval.append(k)
+            }
+            borders.append(intervals.start(of: run.upperBound + 1).timeIntervalSinceReferenceDate)
+        }
+        if let start = plan.window.start, !borders.isEmpty { borders[0] = max(borders[0], start.timeIntervalSinceReferenceDate) }
+        if let end = plan.window.end, !borders.isEmpty { borders[borders.count - 1] = min(borders[borders.count - 1], end.timeIntervalSinceReferenceDate) }
         let buckets = plan.calculator(for: store).compute(loaded.samples, borders: borders)
         var byInterval: [Int: (StatisticsCalculator.Bucket?, HKStatistics)] = [:]
-        var computed: [HKStatistics] = [], populated: [Bool] = []
-        for (offset, bucket) in buckets.enumerated() {
-            let interval = intervals.interval(first + offset)
-            let statistics = plan.statistics(bucket.merged == nil ? nil : bucket, start: interval.start, end: interval.end,
-                                             sources: loaded.sources)
-            computed.append(statistics)
-            populated.append(bucket.merged != nil)
-            byInterval[first + offset] = (bucket.merged == nil ? nil : bucket, statistics)
+        var populated: [Int: HKStatistics] = [:]
+        for (offset, bucket) in buckets.enumerated() where bucket.merged != nil {
+            guard let k = interval[offset] else { continue }
+            let dates = intervals.interval(k)
+            let statistics = plan.statistics(bucket, start: dates.start, end: dates.end, sources: loaded.sources)
+            populated[k] = statistics
+            byInterval[k] = (bucket, statistics)
         }
         let collection = HKStatisticsCollection(intervals: intervals, quantityType: plan.type, options: plan.options,
-                                                firstIndex: first, computed: computed, populated: populated)
+                                                range: first...last, populated: populated)
         return Computed(collection: collection, byInterval: byInterval)
+    }
+
+    /// What of each sample can reach an interval within `[from, to]`: its whole span for sums and durations; for
+    /// the other statistics, which count a sample in the interval of its start, that instant.
+    private static func touchedSpans(_ samples: [StatisticsCalculator.Sample], plan: StatisticsPlan, from: Date, to: Date) -> [(start: Date, end: Date)] {
+        let spanning = plan.type.aggregationStyle == .cumulative || plan.options.contains(.duration)
+        let (lower, upper) = (from.timeIntervalSinceReferenceDate, to.timeIntervalSinceReferenceDate)
+        return samples.compactMap { sample in
+            let ref = { (t: Double) in Date(timeIntervalSinceReferenceDate: t) }
+            guard spanning, sample.end > sample.start else {
+                return sample.start >= lower && sample.start <= upper ? (ref(sample.start), ref(sample.start)) : nil
+            }
+            guard sample.end > lower, sample.start <= upper else { return nil }
+            return (ref(max(sample.start, lower)), ref(min(sample.end, upper)))
+        }
     }
 }
 

@@ -10,35 +10,40 @@ public import Foundation
 ///     print(statistics.startDate, statistics.sumQuantity()?.doubleValue(for: .count()) ?? 0)
 /// }
 /// ```
+///
+/// Only the intervals with data are held: an empty one is made when asked for, so a collection over a sample in
+/// 2020 and one in 9999 holds two hours, not seventy million.
 public final class HKStatisticsCollection: NSObject, Sendable {
     private let intervals: StatisticsIntervals
     private let quantityType: HKQuantityType
     private let options: HKStatisticsOptions
-    /// The index of the first computed interval, and the computed intervals' statistics in order.
-    private let firstIndex: Int
-    private let computed: [HKStatistics]
-    private let populated: [Bool]
+    /// The indices of the intervals the query computed (its date range), or `nil` when it had none.
+    private let range: ClosedRange<Int>?
+    /// The intervals with data, by index, and their indices in time order.
+    private let populated: [Int: HKStatistics]
+    private let order: [Int]
 
     init(intervals: StatisticsIntervals, quantityType: HKQuantityType, options: HKStatisticsOptions,
-         firstIndex: Int, computed: [HKStatistics], populated: [Bool]) {
+         range: ClosedRange<Int>?, populated: [Int: HKStatistics]) {
         self.intervals = intervals
         self.quantityType = quantityType
         self.options = options
-        self.firstIndex = firstIndex
-        self.computed = computed
+        self.range = range
         self.populated = populated
+        self.order = populated.keys.sorted()
     }
 
     /// The statistics of the intervals that have data, in time order.
     public func statistics() -> [HKStatistics] {
-        zip(computed, populated).filter(\.1).map(\.0)
+        order.map { populated[$0]! }
     }
 
     /// The statistics of the interval holding `date`: empty (nil quantities) when it has no data; `nil` when the
     /// interval lies outside the range the query computed.
     public func statistics(for date: Date) -> HKStatistics? {
-        let k = intervals.index(containing: date) - firstIndex
-        return computed.indices.contains(k) ? computed[k] : nil
+        let k = intervals.index(containing: date)
+        guard let range, range.contains(k) else { return nil }
+        return populated[k] ?? empty(k)
     }
 
     /// Calls `block` with the statistics of every interval from the one holding `startDate` to the one holding
@@ -47,15 +52,7 @@ public final class HKStatisticsCollection: NSObject, Sendable {
         guard startDate <= endDate else { return }
         var stop = ObjCBool(false)
         for k in intervals.index(containing: startDate)...intervals.index(containing: endDate) {
-            let position = k - firstIndex
-            let statistics: HKStatistics
-            if computed.indices.contains(position) {
-                statistics = computed[position]
-            } else {
-                let interval = intervals.interval(k)
-                statistics = HKStatistics(quantityType: quantityType, startDate: interval.start, endDate: interval.end, merged: .init(),
-                                          bySource: options.contains(.separateBySource) ? [:] : nil)
-            }
+            let statistics = populated[k] ?? empty(k)
             withUnsafeMutablePointer(to: &stop) { block(statistics, $0) }
             if stop.boolValue { return }
         }
@@ -63,6 +60,13 @@ public final class HKStatisticsCollection: NSObject, Sendable {
 
     /// The sources that contributed to any interval; empty unless the query used `.separateBySource`.
     public func sources() -> Set<HKSource> {
-        Set(computed.flatMap { $0.sources ?? [] })
+        Set(populated.values.flatMap { $0.sources ?? [] })
+    }
+
+    /// Interval `k` with no data: nil quantities (and no sources when separated by source).
+    private func empty(_ k: Int) -> HKStatistics {
+        let interval = intervals.interval(k)
+        return HKStatistics(quantityType: quantityType, startDate: interval.start, endDate: interval.end, merged: .init(),
+                            bySource: options.contains(.separateBySource) ? [:] : nil)
     }
 }

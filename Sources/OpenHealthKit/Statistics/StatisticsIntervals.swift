@@ -47,3 +47,42 @@ struct StatisticsIntervals: Sendable {
     /// The interval `k` as a date interval.
     func interval(_ k: Int) -> DateInterval { DateInterval(start: start(of: k), end: start(of: k + 1)) }
 }
+
+extension StatisticsIntervals {
+    /// The runs of consecutive intervals within `bounds` that `spans` touch, in time order: a span `[start, end)`
+    /// touches every interval it overlaps, an instant (`end <= start`) the interval holding it. The cost follows
+    /// the intervals touched and the gaps between them, never the calendar distance across a gap.
+    func runs(touchedBy spans: [(start: Date, end: Date)], within bounds: ClosedRange<Int>) -> [ClosedRange<Int>] {
+        var runs: [ClosedRange<Int>] = []
+        // The run being built, and where its last interval ends.
+        var first = 0, last = 0, lastEnd = Date.distantPast, building = false
+        for span in spans.sorted(by: { $0.start < $1.start }) {
+            let instant = span.end <= span.start
+            if building, instant ? span.start < lastEnd : span.end <= lastEnd { continue }  // inside the run already
+            var k: Int
+            if building, span.start < lastEnd {
+                k = last
+            } else if building, span.start < start(of: last + 2) {
+                k = last + 1
+            } else {
+                k = index(containing: span.start)
+            }
+            guard k <= bounds.upperBound else { continue }
+            k = max(k, bounds.lowerBound)
+            var j = k
+            if !instant {
+                while j < bounds.upperBound, start(of: j + 1) < span.end { j += 1 }
+            }
+            guard j >= bounds.lowerBound else { continue }
+            if building, k <= last + 1 {
+                last = max(last, j)
+            } else {
+                if building { runs.append(first...last) }
+                (first, last, building) = (k, j, true)
+            }
+            lastEnd = start(of: last + 1)
+        }
+        if building { runs.append(first...last) }
+        return runs
+    }
+}

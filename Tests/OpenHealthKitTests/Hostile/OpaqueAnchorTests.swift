@@ -91,4 +91,19 @@ struct OpaqueAnchorTests {
             #expect(error.code == .errorInvalidArgument && error.message == "the anchor was not made by this store for this app")
         }
     }
+
+    @Test func aReadOnlyStoreThatNeverSealedAnAnchorStillGivesAnchors() async throws {
+        let (writer, _, folder) = makeStore(.allowAll)
+        try await writer.requestAuthorization(toShare: [steps], read: [steps])
+        try await writer.save(stepsSample(1, from: 0, to: 60))
+        // Marked read-only (a snapshot): its secret table is empty, and nothing may be written to it.
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        for file in files { try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder.appendingPathComponent(file).path) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
+        let (reader, _, _) = makeStore(.allowAll, in: folder)
+        let first = try await anchored(reader, after: nil)
+        #expect(first.addedSamples.count == 1)
+        #expect(try await anchored(reader, after: first.newAnchor).addedSamples.isEmpty)
+    }
 }
