@@ -377,6 +377,16 @@ package struct ExportImportReader {
             if summary.problems.count < 1_000 { summary.problems.append(Problem(line: line, element: element, reason: reason)) }
         }
 
+        /// Reports `element` when one of its date attributes `keys` is written but is not a possible date (30 February,
+        /// an offset of +9999): true when it must be left out rather than have its date silently replaced or moved.
+        mutating func hasImpossibleDate(_ a: [String: String], line: Int, element: String, _ keys: String...) -> Bool {
+            for key in keys where a[key].map({ ExportDates.parse($0) == nil }) ?? false {
+                report(line: line, element: element, reason: ExportRecordReader.dateReason(key, of: element))
+                return true
+            }
+            return false
+        }
+
         // MARK: Records
 
         mutating func openRecord(_ tag: XMLStartTagScanner.RawTag) throws {
@@ -458,6 +468,7 @@ package struct ExportImportReader {
                 report(line: open.line, element: "Correlation", reason: "unknown correlation type \(a["type"] ?? "")")
                 return nil
             }
+            if hasImpossibleDate(a, line: open.line, element: "Correlation", "startDate", "endDate", "creationDate") { return nil }
             guard let sourceName = a["sourceName"] ?? a["source"],
                   let start = a["startDate"].flatMap(ExportDates.parse), let end = a["endDate"].flatMap(ExportDates.parse), end >= start else {
                 report(line: open.line, element: "Correlation", reason: "a Correlation without source or valid dates")
@@ -511,6 +522,7 @@ package struct ExportImportReader {
 
         mutating func workoutEvent(_ open: (attributes: [String: String], line: Int, metadata: [(String, String)])) -> HKWorkoutEvent? {
             let a = open.attributes
+            if hasImpossibleDate(a, line: open.line, element: "WorkoutEvent", "date") { return nil }
             guard let type = a["type"].flatMap({ modelEnumRawValuesByName[$0] }).flatMap(HKWorkoutEventType.init(rawValue:)),
                   let date = a["date"].flatMap(ExportDates.parse) else {
                 report(line: open.line, element: "WorkoutEvent", reason: "a WorkoutEvent of unknown type or without a date")
@@ -522,6 +534,7 @@ package struct ExportImportReader {
 
         mutating func workoutStatistics(_ tag: XMLStartTagScanner.Tag) -> (HKQuantityType, HKStatistics)? {
             let a = tag.attributes
+            if hasImpossibleDate(a, line: tag.line, element: "WorkoutStatistics", "startDate", "endDate") { return nil }
             guard let type = a["type"].flatMap({ HKObjectType.type(forIdentifier: $0) }) as? HKQuantityType,
                   let start = a["startDate"].flatMap(ExportDates.parse), let end = a["endDate"].flatMap(ExportDates.parse),
                   let unit = a["unit"].flatMap({ records.unit($0) }), unit.isCompatible(with: type.canonicalUnit) else {
@@ -536,6 +549,7 @@ package struct ExportImportReader {
 
         mutating func workoutActivity(_ open: OpenWorkout) -> HKWorkoutActivity? {
             let a = open.attributes
+            if hasImpossibleDate(a, line: open.line, element: "WorkoutActivity", "startDate", "endDate") { return nil }
             guard let start = a["startDate"].flatMap(ExportDates.parse) else {
                 report(line: open.line, element: "WorkoutActivity", reason: "a WorkoutActivity without a start date")
                 return nil
@@ -559,6 +573,7 @@ package struct ExportImportReader {
                 report(line: open.line, element: "Workout", reason: "unknown workoutActivityType \(a["workoutActivityType"] ?? "")")
                 return nil
             }
+            if hasImpossibleDate(a, line: open.line, element: "Workout", "startDate", "endDate", "creationDate") { return nil }
             guard let sourceName = a["sourceName"] ?? a["source"], let start = a["startDate"].flatMap(ExportDates.parse),
                   let end = a["endDate"].flatMap(ExportDates.parse), end >= start else {
                 report(line: open.line, element: "Workout", reason: "a Workout without source or valid dates")
@@ -597,6 +612,7 @@ package struct ExportImportReader {
         /// An inline `<Location date latitude longitude altitude horizontalAccuracy verticalAccuracy course speed/>`.
         mutating func location(_ tag: XMLStartTagScanner.Tag) -> CLLocation? {
             let a = tag.attributes
+            if hasImpossibleDate(a, line: tag.line, element: "Location", "date") { return nil }
             guard let date = a["date"].flatMap(ExportDates.parse), let latitude = a["latitude"].flatMap(Double.init),
                   let longitude = a["longitude"].flatMap(Double.init) else {
                 report(line: tag.line, element: "Location", reason: "a Location without date, latitude or longitude")
@@ -638,6 +654,7 @@ package struct ExportImportReader {
         /// A route of a stored workout, in its own source (the watch or phone that recorded it).
         mutating func workoutRoute(_ open: OpenRoute, locations: [CLLocation], of workout: HKWorkout) -> SampleStore.ImportedRoute? {
             let a = open.attributes
+            if hasImpossibleDate(a, line: open.line, element: "WorkoutRoute", "startDate", "endDate", "creationDate") { return nil }
             let start = a["startDate"].flatMap(ExportDates.parse) ?? locations[0].timestamp
             let end = a["endDate"].flatMap(ExportDates.parse) ?? locations[locations.count - 1].timestamp
             guard end >= start else {

@@ -40,6 +40,33 @@ struct HostileExportTests {
          "duration is 1e309"),
         (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"> <WorkoutActivity uuid="6B1F2C1E-8A52-4D3B-9E0F-3C5A7D9B1E42" startDate="2026-10-01 10:20:00 +0100" endDate="2026-10-01 10:10:00 +0100"/> </Workout>"#,
          "ends before it starts"),
+        // Impossible dates are refused, not moved to another day (30 February was 2 March).
+        (#" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2026-02-30 10:00:00 +0100" endDate="2026-02-30 10:00:00 +0100" value="60"/>"#,
+         "startDate is not a possible date"),
+        (#" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2025-02-29 10:00:00 +0100" endDate="2025-02-29 10:00:00 +0100" value="60"/>"#,
+         "startDate is not a possible date"),
+        (#" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2026-04-31 10:00:00 +0100" endDate="2026-04-31 10:00:00 +0100" value="60"/>"#,
+         "startDate is not a possible date"),
+        (#" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:00:00 +9999" value="60"/>"#,
+         "endDate is not a possible date"),
+        (#" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2026-10-01 10:00:00 +1500" endDate="2026-10-01 10:00:00 +1500" value="60"/>"#,
+         "startDate is not a possible date"),
+        (#" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="0000-10-01 10:00:00 +0100" endDate="0000-10-01 10:00:00 +0100" value="60"/>"#,
+         "startDate is not a possible date"),
+        (#" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2026-10-01 10:00:60 +0100" endDate="2026-10-01 10:00:60 +0100" value="60"/>"#,
+         "startDate is not a possible date"),
+        (#" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" creationDate="2026-06-31 10:00:00 +0100" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:00:00 +0100" value="60"/>"#,
+         "creationDate is not a possible date"),
+        (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-09-31 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"/>"#,
+         "startDate is not a possible date"),
+        (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" creationDate="2026-10-01 10:30:60 +0100" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"/>"#,
+         "creationDate is not a possible date"),
+        (#" <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Cuff" startDate="2026-02-30 08:00:00 +0100" endDate="2026-02-30 08:00:00 +0100"> <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Cuff" unit="mmHg" startDate="2026-10-01 08:00:00 +0100" endDate="2026-10-01 08:00:00 +0100" value="120"/> </Correlation>"#,
+         "startDate is not a possible date"),
+        (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"> <WorkoutEvent type="HKWorkoutEventTypePause" date="2026-10-01 10:10:00 +2400"/> </Workout>"#,
+         "date is not a possible date"),
+        (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"> <WorkoutRoute sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"> <Location date="2026-10-01 10:00:00 +0100" latitude="nan" longitude="6.1"/> <Location date="2026-11-31 10:00:00 +0100" latitude="49.6" longitude="6.1"/> </WorkoutRoute> </Workout>"#,
+         "date is not a possible date"),
     ])
     func aBadElementIsSkippedWithItsLineAndTheRestLands(element: String, reason: String) throws {
         let (person, result) = try importing(element)
@@ -79,5 +106,30 @@ struct HostileMeTests {
         #expect(result.added[HKQuantityTypeIdentifier.stepCount.rawValue] == 1)
         #expect(result.characteristics == 1)  // the biological sex
         #expect(result.problems.contains { $0.element == "Me" && $0.reason.contains("1990-02-30") }, "\(result.problems)")
+    }
+}
+
+@Suite("Hostile route files")
+struct HostileRouteFileTests {
+    @Test(arguments: [(#"<trkpt lon="6.1" lat="49.6"><time>2026-02-30T09:00:00Z</time></trkpt>"#, "without a possible time")])
+    func aRouteFileWithAnImpossiblePointIsReportedAndTheRestLands(point: String, reason: String) throws {
+        let folder = try export(good + "\n" + #"""
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100">
+              <WorkoutRoute sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"><FileReference path="/workout-routes/route.gpx"/></WorkoutRoute>
+             </Workout>
+            """#)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("workout-routes"), withIntermediateDirectories: true)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lon="6.1" lat="49.6"><time>2026-10-01T09:00:00Z</time></trkpt>
+            \(point)
+            </trkseg></trk></gpx>
+            """.utf8).write(to: folder.appendingPathComponent("workout-routes/route.gpx"))
+        let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-hostile-store-\(UUID().uuidString)"))
+        let result = try person.importExport(at: folder)
+        #expect(result.added[HKQuantityTypeIdentifier.stepCount.rawValue] == 1 && result.added[HKWorkoutTypeIdentifier] == 1, "\(result.problems)")
+        #expect(result.problems.contains { $0.line == 6 && $0.element == "WorkoutRoute" && $0.reason.contains(reason) && $0.reason.contains("line 4") },
+                "\(result.problems)")
     }
 }
