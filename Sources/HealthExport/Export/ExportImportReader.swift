@@ -528,7 +528,13 @@ package struct ExportImportReader {
                 report(line: open.line, element: "WorkoutEvent", reason: "a WorkoutEvent of unknown type or without a date")
                 return nil
             }
-            return HKWorkoutEvent(type: type, dateInterval: DateInterval(start: date, duration: max(seconds(a) ?? 0, 0)),
+            let duration = seconds(a) ?? 0
+            // DateInterval traps on a NaN or negative duration.
+            guard duration.isFinite, duration >= 0 else {
+                report(line: open.line, element: "WorkoutEvent", reason: "a WorkoutEvent whose duration is \(a["duration"] ?? "")")
+                return nil
+            }
+            return HKWorkoutEvent(type: type, dateInterval: DateInterval(start: date, duration: duration),
                                   validatedMetadata: ExportMetadata.typed(open.metadata))
         }
 
@@ -540,6 +546,13 @@ package struct ExportImportReader {
                   let unit = a["unit"].flatMap({ records.unit($0) }), unit.isCompatible(with: type.canonicalUnit) else {
                 report(line: tag.line, element: "WorkoutStatistics", reason: "WorkoutStatistics of unknown type, unit or dates")
                 return nil
+            }
+            for key in ["sum", "minimum", "maximum", "average"] {
+                guard let text = a[key] else { continue }
+                guard let value = Double(text), value.isFinite, ((try? unit.convert(value, to: type.canonicalUnit))?.isFinite ?? false) else {
+                    report(line: tag.line, element: "WorkoutStatistics", reason: "WorkoutStatistics whose \(key) is \(text)")
+                    return nil
+                }
             }
             func quantity(_ key: String) -> HKQuantity? { a[key].flatMap(Double.init).map { HKQuantity(unit: unit, doubleValue: $0) } }
             return (type, HKStatistics(quantityType: type, startDate: start, endDate: end,
@@ -680,6 +693,13 @@ package struct ExportImportReader {
             guard let dayText = a["dateComponents"], let day = ActivityDay(text: dayText) else {
                 return report(line: tag.line, element: "ActivitySummary", reason: "an ActivitySummary without a yyyy-MM-dd dateComponents")
             }
+            // A value that is not a number would be silently dropped: the summary is left out and reported instead.
+            let numbers = ["activeEnergyBurned", "activeEnergyBurnedGoal", "appleMoveTime", "appleMoveTimeGoal", "appleExerciseTime",
+                           "appleExerciseTimeGoal", "appleStandHours", "appleStandHoursGoal"]
+            if let key = numbers.first(where: { key in a[key].map { Double($0) == nil } ?? false }) {
+                return report(line: tag.line, element: "ActivitySummary",
+                              reason: "an ActivitySummary whose \(key) is not a number (\(a[key] ?? ""))")
+            }
             let summary = HKActivitySummary(day: day)
             func number(_ key: String) -> Double? { a[key].flatMap(Double.init) }
             let energyUnit = a["activeEnergyBurnedUnit"].flatMap { try? HKUnit.parse($0) } ?? .kilocalorie()
@@ -691,6 +711,14 @@ package struct ExportImportReader {
             if let value = number("appleExerciseTimeGoal") { summary.exerciseTimeGoal = HKQuantity(unit: .minute(), doubleValue: value) }
             if let value = number("appleStandHours") { summary.appleStandHours = HKQuantity(unit: .count(), doubleValue: value) }
             if let value = number("appleStandHoursGoal") { summary.standHoursGoal = HKQuantity(unit: .count(), doubleValue: value) }
+            // Checked here, with the line, rather than by the store (which would refuse every summary of the export).
+            do {
+                try summary.validate()
+            } catch let error as HKError {
+                return report(line: tag.line, element: "ActivitySummary", reason: error.message)
+            } catch {
+                return report(line: tag.line, element: "ActivitySummary", reason: "\(error)")
+            }
             summaries.append(summary)
         }
     }

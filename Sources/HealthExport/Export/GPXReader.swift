@@ -74,6 +74,11 @@ package enum GPXReader {
                 problem = problem ?? "a track point without a possible time (line \(parser.lineNumber))"
                 return
             }
+            // What a route's store refuses (its CHECK would stop the whole import): a point off the globe, or NaN.
+            guard (-90...90).contains(open.latitude), (-180...180).contains(open.longitude) else {
+                problem = problem ?? "a track point at latitude \(open.latitude), longitude \(open.longitude) (line \(parser.lineNumber))"
+                return
+            }
             func number(_ key: String, _ missing: Double) -> Double { values[key].flatMap(Double.init) ?? missing }
             locations.append(CLLocation(coordinate: CLLocationCoordinate2D(latitude: open.latitude, longitude: open.longitude),
                                         altitude: number("ele", 0), horizontalAccuracy: number("hAcc", 0), verticalAccuracy: number("vAcc", -1),

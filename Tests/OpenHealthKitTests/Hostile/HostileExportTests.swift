@@ -65,8 +65,23 @@ struct HostileExportTests {
          "startDate is not a possible date"),
         (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"> <WorkoutEvent type="HKWorkoutEventTypePause" date="2026-10-01 10:10:00 +2400"/> </Workout>"#,
          "date is not a possible date"),
+        (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"> <WorkoutEvent type="HKWorkoutEventTypePause" date="2026-10-01 10:10:00 +0100" duration="nan" durationUnit="min"/> </Workout>"#,
+         "duration is nan"),
+        (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"> <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100" average="nan" unit="count/min"/> </Workout>"#,
+         "average is nan"),
         (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"> <WorkoutRoute sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"> <Location date="2026-10-01 10:00:00 +0100" latitude="nan" longitude="6.1"/> <Location date="2026-11-31 10:00:00 +0100" latitude="49.6" longitude="6.1"/> </WorkoutRoute> </Workout>"#,
          "date is not a possible date"),
+        // One bad activity summary is left out; it does not stop the import.
+        (#" <ActivitySummary dateComponents="2026-10-01" activeEnergyBurned="nan" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="kcal"/>"#,
+         "activeEnergyBurned"),
+        (#" <ActivitySummary dateComponents="2026-10-01" activeEnergyBurned="300" activeEnergyBurnedGoal="-500" activeEnergyBurnedUnit="kcal"/>"#,
+         "activeEnergyBurnedGoal"),
+        (#" <ActivitySummary dateComponents="2026-10-01" activeEnergyBurned="300" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="kcal" appleExerciseTime="inf"/>"#,
+         "appleExerciseTime"),
+        (#" <ActivitySummary dateComponents="2026-10-01" activeEnergyBurned="300" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="kcal" appleStandHoursGoal="twelve"/>"#,
+         "appleStandHoursGoal"),
+        (#" <ActivitySummary dateComponents="2026-10-01" activeEnergyBurned="300" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="count"/>"#,
+         "activeEnergyBurned"),
     ])
     func aBadElementIsSkippedWithItsLineAndTheRestLands(element: String, reason: String) throws {
         let (person, result) = try importing(element)
@@ -111,7 +126,8 @@ struct HostileMeTests {
 
 @Suite("Hostile route files")
 struct HostileRouteFileTests {
-    @Test(arguments: [(#"<trkpt lon="6.1" lat="49.6"><time>2026-02-30T09:00:00Z</time></trkpt>"#, "without a possible time")])
+    @Test(arguments: [(#"<trkpt lon="6.1" lat="nan"><time>2026-10-01T09:00:00Z</time></trkpt>"#, "latitude nan"),
+                      (#"<trkpt lon="6.1" lat="49.6"><time>2026-02-30T09:00:00Z</time></trkpt>"#, "without a possible time")])
     func aRouteFileWithAnImpossiblePointIsReportedAndTheRestLands(point: String, reason: String) throws {
         let folder = try export(good + "\n" + #"""
              <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100">
