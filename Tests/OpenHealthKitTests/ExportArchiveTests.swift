@@ -65,7 +65,8 @@ struct ExportArchiveTests {
         let (person, folder) = try freshPerson()
         defer { try? FileManager.default.removeItem(at: folder) }
         let checksum = failure { try person.importExport(at: madeFixtures.appendingPathComponent("bad-checksum.zip")) }
-        #expect(checksum == "bad-checksum.zip is damaged: the checksum of apple_health_export/export.xml does not match (CRC-32)")
+        #expect(checksum?.hasPrefix("bad-checksum.zip is damaged: the checksum of apple_health_export/export.xml does not match (CRC-32); ") == true,
+                "\(checksum ?? "no error")")
         let notZip = folder.appendingPathComponent("not.zip")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data("just text".utf8).write(to: notZip)

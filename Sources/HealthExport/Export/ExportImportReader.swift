@@ -80,10 +80,23 @@ package struct ExportImportReader {
     let batchSize: Int
     /// Whether to give each object also the UUID imports gave it before identities held the creation date.
     let legacyIdentities: Bool
+    /// The most export.xml one element held in memory until its end tag may span (a Record with its metadata, a
+    /// Correlation, a Workout with its events and inline route, an element kept as written), from its `<` to its last
+    /// child's: past it the import stops, naming the element and its line, instead of growing without bound.
+    let maximumElementBytes: Int
+    /// The most one piece of markup may be (see `XMLStartTagScanner.maximumTokenBytes`).
+    let maximumTokenBytes: Int
 
-    package init(batchSize: Int = 10_000, legacyIdentities: Bool = false) {
+    /// The default `maximumElementBytes`, 64 MiB: Apple's records are under 4 KB; a workout of a day at one inline
+    /// route point a second (exports up to version 8) ≈ 20 MB.
+    package static let defaultMaximumElementBytes = 64 << 20
+
+    package init(batchSize: Int = 10_000, legacyIdentities: Bool = false, maximumElementBytes: Int = defaultMaximumElementBytes,
+                 maximumTokenBytes: Int = XMLStartTagScanner.defaultMaximumTokenBytes) {
         self.batchSize = batchSize
         self.legacyIdentities = legacyIdentities
+        self.maximumElementBytes = maximumElementBytes
+        self.maximumTokenBytes = maximumTokenBytes
     }
 
     /// The average length in bytes of the `<Record>`s at the start of an export.xml (from one record's start to the
@@ -124,7 +137,19 @@ package struct ExportImportReader {
     package func read(_ export: ExportLocation, into sink: Sink) throws -> Summary {
         var state = State(batchSize: batchSize, sink: sink, export: export)
         state.records.legacyIdentities = legacyIdentities
-        try export.scanner().scanInPlace { tag in
+        let limit = maximumElementBytes
+        try export.scanner(maximumTokenBytes: maximumTokenBytes).scanInPlace { tag in
+            // The element held open since `held` may not grow past the limit; one opening now is noted.
+            if state.isHolding, let held = state.held {
+                guard tag.offset - held.offset <= limit else {
+                    throw HKError.invalidArgument("line \(held.line): one <\(held.name)> runs past \(XMLStartTagScanner.mebibytes(limit)) "
+                                                  + "of export.xml (to line \(tag.line) and on), the most one element may hold: "
+                                                  + "the file was read no further")
+                }
+            } else {
+                state.held = nil
+            }
+            defer { if state.held == nil && state.isHolding { state.held = (tag.offset, tag.line, tag.name) } }
             if state.capture != nil {
                 try state.captureStart(tag)
             } else if tag.nameIs("Record") {
@@ -173,6 +198,9 @@ package struct ExportImportReader {
         let batchSize: Int
         let sink: Sink
         var summary = Summary()
+        /// Where the outermost element held in memory began, while one is open.
+        var held: (offset: Int, line: Int, name: String)?
+        var isHolding: Bool { capture != nil || pending != nil || correlation != nil || workout != nil }
         /// An element being kept as written, with its children: where it goes, its XML so far, and how deep it is open.
         var capture: (name: String, intoRecord: Bool, xml: String, depth: Int)?
         var samplesRead = 0

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import HealthExport
 @testable import OpenHealthKit
 
 /// An export folder holding `export.xml` with these elements.
@@ -147,5 +148,57 @@ struct HostileRouteFileTests {
         #expect(result.added[HKQuantityTypeIdentifier.stepCount.rawValue] == 1 && result.added[HKWorkoutTypeIdentifier] == 1, "\(result.problems)")
         #expect(result.problems.contains { $0.line == 6 && $0.element == "WorkoutRoute" && $0.reason.contains(reason) && $0.reason.contains("line 4") },
                 "\(result.problems)")
+    }
+}
+
+/// A construct or element too large for any real export stops the import at once, naming the limit and the line,
+/// and the error says what was stored before it.
+@Suite("Hostile sizes")
+struct HostileSizeTests {
+    static func record(_ minute: Int) -> String {
+        let start = String(format: "2026-10-01 %02d:%02d:00 +0100", minute / 60 % 24, minute % 60)
+        return #" <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="\#(start)" endDate="\#(start)" value="\#(minute + 1)"/>"#
+    }
+
+    @Test func anAttributePastTheTokenLimitStopsTheImportAndNothingIsStored() throws {
+        let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-size-store-\(UUID().uuidString)"))
+        let huge = #" <Record type="HKQuantityTypeIdentifierStepCount" sourceName=""# + String(repeating: "A", count: 17 << 20) + #""/>"#
+        var message = ""
+        do { _ = try person.importExport(at: try export(good + "\n" + huge)) } catch let error as HKError { message = error.message }
+        #expect(message.hasPrefix("line 5: the start tag <Record runs past 16 MiB, the longest one piece of markup may be"), "\(message)")
+        #expect(message.hasSuffix("the file was read no further; nothing of the export was stored"), "\(message)")
+        #expect(try person.summary().isEmpty)
+    }
+
+    @Test func whatWasStoredBeforeTheLimitIsSaid() throws {
+        let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-size-store-\(UUID().uuidString)"))
+        let records = (0..<3_000).map(Self.record).joined(separator: "\n")
+        let folder = try export(records + "\n <!-- " + String(repeating: "x", count: 17 << 20))
+        var message = ""
+        do { _ = try person.importExport(at: folder) } catch let error as HKError { message = error.message }
+        let stored = try person.summary().reduce(0) { $0 + $1.count }
+        #expect(stored > 0 && stored < 3_000)
+        #expect(message.hasPrefix("line 3004: a comment runs past 16 MiB"), "\(message)")
+        #expect(message.hasSuffix("the import stopped there: \(stored) samples before it are in the store, the rest of the export is not"), "\(message)")
+    }
+
+    @Test func anElementPastItsLimitStopsTheReadNamingItAndItsLine() throws {
+        let entries = (0..<2_000).map { #"  <MetadataEntry key="k\#($0)" value="v"/>"# }.joined(separator: "\n")
+        let folder = try export(good + "\n" + #" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100">"#
+                                + "\n" + entries + "\n </Workout>")
+        #expect {
+            _ = try ExportImportReader(maximumElementBytes: 64 << 10).read(try ExportLocation(folder.appendingPathComponent("export.xml")),
+                                                                          into: ExportImportReader.Sink(batch: { _ in }, me: { _, _ in }, activitySummaries: { _ in }))
+        } throws: { error in
+            let message = (error as? HKError)?.message ?? ""
+            return message.hasPrefix("line 5: one <Workout> runs past 64 KiB of export.xml (to line ")
+                && message.hasSuffix("and on), the most one element may hold: the file was read no further")
+        }
+        // Under the limit, the same workout is read.
+        var workouts = 0
+        _ = try ExportImportReader(maximumElementBytes: 1 << 20).read(try ExportLocation(folder.appendingPathComponent("export.xml")),
+                                                                      into: ExportImportReader.Sink(batch: { workouts += $0.objects.count }, me: { _, _ in },
+                                                                                                    activitySummaries: { _ in }))
+        #expect(workouts == 1)
     }
 }
