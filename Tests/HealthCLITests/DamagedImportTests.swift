@@ -66,4 +66,37 @@ struct DamagedImportTests {
         #expect(!run.stdout.contains("samples added"), "\(run.stdout)")
         #expect(contents(temporary).isEmpty, "\(contents(temporary))")
     }
+
+    /// An import of export.zip stopped mid-way (SIGTERM, or SIGKILL: no cleanup at all) leaves nothing of the export in
+    /// the temporary folder: the archive is read in place, never unpacked.
+    @Test(arguments: [SIGTERM, SIGKILL])
+    func aStoppedZipImportLeavesNothingInTheTemporaryFolder(signal stop: Int32) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stopped-\(UUID().uuidString)")
+        let temporary = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let total = 200_000
+        let zip = try zippedExport(total, in: folder)
+        let store = folder.appendingPathComponent("store")
+        let process = Process()
+        process.executableURL = healthExecutable
+        process.arguments = ["import", zip.path, "--store", store.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary.path
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var committed = 0
+        let deadline = Date().addingTimeInterval(300)
+        while committed == 0 && process.isRunning && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            committed = (try? sampleCount(store)) ?? 0
+        }
+        kill(process.processIdentifier, stop)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "the import ended (status \(process.terminationStatus)) before it was stopped")
+        #expect((try? sampleCount(store)) ?? 0 < total)
+        #expect(contents(temporary).isEmpty, "\(contents(temporary))")
+    }
 }
