@@ -150,6 +150,7 @@ package struct ExportImportReader {
                 state.held = nil
             }
             defer { if state.held == nil && state.isHolding { state.held = (tag.offset, tag.line, tag.name) } }
+            if state.outermost == nil { state.outermost = (tag.name, Array(tag.name.utf8), tag.line, tag.selfClosing) }
             if state.capture != nil {
                 try state.captureStart(tag)
             } else if tag.nameIs("Record") {
@@ -168,6 +169,7 @@ package struct ExportImportReader {
                 try state.start(tag.tag)
             }
         } end: { name in
+            if let root = state.outermost, name.elementsEqual(root.bytes) { state.outermost!.closed = true }
             if state.capture != nil {
                 try state.captureEnd(name)
             } else if XMLStartTagScanner.equals(name, 0..<name.count, "Record") {
@@ -181,6 +183,13 @@ package struct ExportImportReader {
             state.bytesRead = bytes
             sink.progress(bytes, state.samplesRead)
         }
+        // A file whose root element never closes was cut short (an interrupted copy or download): what it held past the
+        // cut is unknown, so the import must not pass for a complete one.
+        if let root = state.outermost, !root.closed {
+            throw HKError.invalidArgument("export.xml ends before the <\(root.name)> of line \(root.line) is closed: the file was cut "
+                                          + "short (an interrupted copy or download?)")
+        }
+        try state.closeUnterminated(atEndOf: state.outermost?.name ?? "the file")
         try state.finish()
         return state.summary
     }
@@ -200,6 +209,8 @@ package struct ExportImportReader {
         var summary = Summary()
         /// Where the outermost element held in memory began, while one is open.
         var held: (offset: Int, line: Int, name: String)?
+        /// The file's first element (`HealthData`), and whether its end tag was read.
+        var outermost: (name: String, bytes: [UInt8], line: Int, closed: Bool)?
         var isHolding: Bool { capture != nil || pending != nil || correlation != nil || workout != nil }
         /// An element being kept as written, with its children: where it goes, its XML so far, and how deep it is open.
         var capture: (name: String, intoRecord: Bool, xml: String, depth: Int)?
@@ -271,6 +282,7 @@ package struct ExportImportReader {
                 }
                 else if correlation != nil { correlation!.metadata.append((key, value)) }
             case "Correlation":
+                try closeUnterminated(before: "Correlation")
                 correlation = (tag.attributes, tag.line, [], [])
                 if tag.selfClosing { try end("Correlation") }
             case "Me":
@@ -278,12 +290,15 @@ package struct ExportImportReader {
             case "ActivitySummary":
                 activitySummary(tag)
             case "Workout":
+                try closeUnterminated(before: "Workout")
                 workout = OpenWorkout(attributes: tag.attributes, line: tag.line)
                 if tag.selfClosing { try end("Workout") }
             case "WorkoutActivity" where workout != nil:
+                try closeUnterminated(before: "WorkoutActivity")
                 activity = OpenWorkout(attributes: tag.attributes, line: tag.line)
                 if tag.selfClosing { try end("WorkoutActivity") }
             case "WorkoutEvent" where workout != nil:
+                try closeUnterminated(before: "WorkoutEvent")
                 event = (tag.attributes, tag.line, [])
                 if tag.selfClosing { try end("WorkoutEvent") }
             case "WorkoutStatistics" where workout != nil:
@@ -291,6 +306,7 @@ package struct ExportImportReader {
                     if activity != nil { activity!.statistics[type] = statistics } else { workout!.statistics[type] = statistics }
                 }
             case "WorkoutRoute" where workout != nil:
+                try closeUnterminated(before: "WorkoutRoute")
                 route = OpenRoute(attributes: tag.attributes, line: tag.line)
                 if tag.selfClosing { try end("WorkoutRoute") }
             case "Location" where route != nil:
@@ -335,6 +351,49 @@ package struct ExportImportReader {
                 }
             default:
                 break
+            }
+        }
+
+        /// Ends the elements still open that cannot hold `name`, which opens now: their end tags are missing (a damaged
+        /// file), so each is taken as ended here and reported, and what it read is stored rather than silently replaced.
+        mutating func closeUnterminated(before name: String) throws {
+            try closeUnterminated(name, where: "where the next <\(name)> starts")
+        }
+
+        /// Ends every element still open when the file's root closes.
+        mutating func closeUnterminated(atEndOf root: String) throws {
+            if let open = capture {
+                // Its XML is unfinished: kept, it would be written back broken.
+                report(line: held?.line ?? 0, element: open.intoRecord ? "XML" : open.name, reason: "<\(open.name)> has no end tag: left out")
+                capture = nil
+            }
+            try closeUnterminated("Workout", where: "at the end of <\(root)>")
+        }
+
+        private mutating func closeUnterminated(_ name: String, where place: String) throws {
+            func unterminated(_ element: String, _ line: Int) {
+                report(line: line, element: "XML", reason: "<\(element)> has no end tag: taken as ended \(place)")
+            }
+            let order = ["WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout", "Correlation", "Record"]
+            // What `name` can be inside: a Record in a Correlation; a workout's parts in a Workout (an event also in an
+            // activity).
+            let closes: [String] = switch name {
+            case "Record": ["Record"]
+            case "Correlation": ["Record", "Correlation"]
+            case "Workout": ["Record", "Correlation", "WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout"]
+            case "WorkoutActivity": ["WorkoutEvent", "WorkoutRoute", "WorkoutActivity"]
+            default: [name]
+            }
+            for element in order where closes.contains(element) {
+                switch element {
+                case "Record": if let open = pending { unterminated(element, open.line); try closeRecord() }
+                case "Correlation": if let open = correlation { unterminated(element, open.line); try end(element) }
+                case "Workout": if let open = workout { unterminated(element, open.line); try end(element) }
+                case "WorkoutActivity": if let open = activity { unterminated(element, open.line); try end(element) }
+                case "WorkoutEvent": if let open = event { unterminated(element, open.line); try end(element) }
+                case "WorkoutRoute": if let open = route { unterminated(element, open.line); try end(element) }
+                default: break
+                }
             }
         }
 
@@ -418,6 +477,7 @@ package struct ExportImportReader {
         // MARK: Records
 
         mutating func openRecord(_ tag: XMLStartTagScanner.RawTag) throws {
+            try closeUnterminated(before: "Record")
             switch records.open(tag) {
             case .success(let open):
                 pending = open

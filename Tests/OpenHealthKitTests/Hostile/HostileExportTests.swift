@@ -202,3 +202,43 @@ struct HostileSizeTests {
         #expect(workouts == 1)
     }
 }
+
+/// An export.xml damaged in its structure: an element whose end tag is missing is stored and reported, never replaced
+/// by the next one; a file cut short fails the import.
+@Suite("Damaged export.xml")
+struct DamagedExportXMLTests {
+    static let workout = #" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-0%d 10:00:00 +0100" endDate="2026-10-0%d 10:30:00 +0100">"#
+    static let pressure = #" <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Cuff" startDate="2026-10-0%d 08:00:00 +0100" endDate="2026-10-0%d 08:00:00 +0100"> <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Cuff" unit="mmHg" startDate="2026-10-0%d 08:00:00 +0100" endDate="2026-10-0%d 08:00:00 +0100" value="120"/>"#
+    static let heartRate = #" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2026-10-0%d 10:00:00 +0100" endDate="2026-10-0%d 10:00:00 +0100" value="60"> <MetadataEntry key="HKHeartRateMotionContext" value="1"/>"#
+
+    static func two(_ format: String, closing: String, missing: Int) -> String {
+        (1...2).map { day in String(format: format, day, day, day, day) + (day == missing ? "" : closing) }.joined(separator: "\n")
+    }
+
+    @Test(arguments: [
+        (two(heartRate, closing: " </Record>", missing: 1), HKQuantityTypeIdentifier.heartRate.rawValue, "<Record> has no end tag: taken as ended where the next <Record> starts"),
+        (two(workout, closing: " </Workout>", missing: 1), HKWorkoutTypeIdentifier, "<Workout> has no end tag: taken as ended where the next <Workout> starts"),
+        (two(pressure, closing: " </Correlation>", missing: 1), "HKCorrelationTypeIdentifierBloodPressure", "<Correlation> has no end tag: taken as ended where the next <Correlation> starts"),
+        (two(workout, closing: " </Workout>", missing: 2), HKWorkoutTypeIdentifier, "<Workout> has no end tag: taken as ended at the end of <HealthData>"),
+        (two(heartRate, closing: " </Record>", missing: 2), HKQuantityTypeIdentifier.heartRate.rawValue, "<Record> has no end tag: taken as ended at the end of <HealthData>"),
+    ])
+    func anElementWithoutItsEndTagIsStoredAndReported(body: String, type: String, reason: String) throws {
+        let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-unclosed-\(UUID().uuidString)"))
+        let result = try person.importExport(at: try export(body))
+        #expect(result.added[type] == 2, "\(result.added) \(result.problems)")
+        #expect(result.problems.contains { $0.line == (reason.hasSuffix("<HealthData>") ? 5 : 4) && $0.reason == reason }, "\(result.problems)")
+    }
+
+    @Test func aFileCutShortFailsTheImportSayingSo() throws {
+        let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-cut-\(UUID().uuidString)"))
+        let folder = try export(good)
+        let file = folder.appendingPathComponent("export.xml")
+        // Cut between two tags, where no piece of markup is left unfinished.
+        let whole = try String(contentsOf: file, encoding: .utf8)
+        try Data(whole[..<whole.range(of: "</HealthData>")!.lowerBound].utf8).write(to: file)
+        var message = ""
+        do { _ = try person.importExport(at: folder) } catch let error as HKError { message = error.message }
+        #expect(message == "export.xml ends before the <HealthData> of line 2 is closed: the file was cut short (an interrupted copy or download?); "
+                + "nothing of the export was stored", "\(message)")
+    }
+}
