@@ -357,6 +357,8 @@ package struct ExportImportReader {
         /// Ends the elements still open that cannot hold `name`, which opens now: their end tags are missing (a damaged
         /// file), so each is taken as ended here and reported, and what it read is stored rather than silently replaced.
         mutating func closeUnterminated(before name: String) throws {
+            // The common case, on every Record: nothing is open.
+            guard pending != nil || (name != "Record" && (correlation != nil || workout != nil)) else { return }
             try closeUnterminated(name, where: "where the next <\(name)> starts")
         }
 
@@ -374,7 +376,8 @@ package struct ExportImportReader {
             func unterminated(_ element: String, _ line: Int) {
                 report(line: line, element: "XML", reason: "<\(element)> has no end tag: taken as ended \(place)")
             }
-            let order = ["WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout", "Correlation", "Record"]
+            // Innermost first: a Correlation's member before the Correlation, a workout's parts before the Workout.
+            let order = ["Record", "Correlation", "WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout"]
             // What `name` can be inside: a Record in a Correlation; a workout's parts in a Workout (an event also in an
             // activity).
             let closes: [String] = switch name {

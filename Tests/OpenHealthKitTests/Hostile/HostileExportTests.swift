@@ -229,6 +229,18 @@ struct DamagedExportXMLTests {
         #expect(result.problems.contains { $0.line == (reason.hasSuffix("<HealthData>") ? 5 : 4) && $0.reason == reason }, "\(result.problems)")
     }
 
+    @Test func elementsLeftOpenAreEndedInnermostFirst() throws {
+        // A member Record and its Correlation both without end tags, then a Workout: the Record ends inside the Correlation.
+        let body = #" <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Cuff" startDate="2026-10-01 08:00:00 +0100" endDate="2026-10-01 08:00:00 +0100">"#
+            + "\n" + #"  <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Cuff" unit="mmHg" startDate="2026-10-01 08:00:00 +0100" endDate="2026-10-01 08:00:00 +0100" value="120"> <MetadataEntry key="k" value="v"/>"#
+            + "\n" + String(format: Self.workout, 2, 2) + " </Workout>"
+        let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-unclosed-\(UUID().uuidString)"))
+        let result = try person.importExport(at: try export(body))
+        #expect(result.added["HKCorrelationTypeIdentifierBloodPressure"] == 1 && result.added[HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue] == 1
+                && result.added[HKWorkoutTypeIdentifier] == 1, "\(result.added) \(result.problems)")
+        #expect(result.problems.map(\.line) == [5, 4], "\(result.problems)")
+    }
+
     @Test func aFileCutShortFailsTheImportSayingSo() throws {
         let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-cut-\(UUID().uuidString)"))
         let folder = try export(good)
