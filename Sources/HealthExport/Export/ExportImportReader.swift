@@ -73,6 +73,8 @@ package struct ExportImportReader {
         /// The person's time zone when they last recorded something: the `HKTimeZone` of the latest sample that has
         /// one, with that sample's start (seconds since 2001).
         package var timeZone: (identifier: String, start: Double)?
+        /// Correlation members the export holds twice, alike down to their creation date (each counted in `read`).
+        package var exactCopies = 0
         /// The export's `<ClinicalRecord>` rows (their resources are in `clinical-records/`), read in the same pass.
         package var clinicalRecords: [ExportClinicalRow] = []
     }
@@ -325,7 +327,16 @@ package struct ExportImportReader {
             case "Correlation":
                 guard let open = correlation else { return }
                 correlation = nil
-                if let made = correlationSample(open) { try add(made, created: open.attributes["creationDate"]) }
+                if let made = correlationSample(open) {
+                    try add(made, created: open.attributes["creationDate"])
+                    // A member written twice, alike down to its creation date, is one sample: an exact copy, counted as
+                    // at the top level (the correlation's set of members holds it once).
+                    var seen = Set<UUID>()
+                    for member in open.members where !seen.insert(member.uuid).inserted {
+                        count(member.sampleType.identifier)
+                        summary.exactCopies += 1
+                    }
+                }
                 memberCreated.removeAll()
                 memberLegacy.removeAll()
             case "WorkoutEvent":

@@ -100,7 +100,7 @@ extension HealthPerson {
         if bulk { try store.endBulkLoad() }
         result.added = stored.added
         result.alreadyStored = stored.existing
-        result.exactCopies = stored.copies
+        result.exactCopies = stored.copies + summary.exactCopies
         result.read = summary.read
         // Apple's export writes values in the person's preferred units: learned, unless the person chose otherwise.
         let units = PreferredUnitStore(database: database)

@@ -241,6 +241,16 @@ struct DamagedExportXMLTests {
         #expect(result.problems.map(\.line) == [5, 4], "\(result.problems)")
     }
 
+    @Test func aCorrelationMemberWrittenTwiceIsAnExactCopy() throws {
+        let member = #"  <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Cuff" unit="mmHg" startDate="2026-10-01 08:00:00 +0100" endDate="2026-10-01 08:00:00 +0100" value="120"/>"#
+        let body = #" <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Cuff" startDate="2026-10-01 08:00:00 +0100" endDate="2026-10-01 08:00:00 +0100">"#
+            + "\n" + member + "\n" + member + "\n </Correlation>"
+        let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-copies-\(UUID().uuidString)"))
+        let result = try person.importExport(at: try export(body))
+        let systolic = HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue
+        #expect(result.read[systolic] == 2 && result.added[systolic] == 1 && result.exactCopies == 1, "\(result.read) \(result.added) \(result.exactCopies)")
+    }
+
     @Test func aFileCutShortFailsTheImportSayingSo() throws {
         let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-cut-\(UUID().uuidString)"))
         let folder = try export(good)
