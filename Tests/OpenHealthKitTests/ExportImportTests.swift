@@ -171,6 +171,35 @@ struct ExportImportTests {
         for bad in ["2019-13-01 00:00:00 +0000", "2019-05-14", "yesterday", "2019-05-14 19:05:29"] { #expect(ExportDates.parse(bad) == nil, "\(bad)") }
     }
 
+    @Test(arguments: ["2026-02-30 10:00:00 +0100", "2025-02-29 10:00:00 +0100", "1900-02-29 10:00:00 +0000", "2026-04-31 10:00:00 +0100",
+                      "2026-06-31 10:00:00 +0100", "2026-09-31 10:00:00 +0100", "2026-11-31 10:00:00 +0100", "2026-01-32 10:00:00 +0100",
+                      "2026-10-01 10:00:60 +0100", "2026-10-01 24:00:00 +0100", "2026-10-01 10:60:00 +0100", "0000-10-01 10:00:00 +0100",
+                      "2026-10-01 10:00:00 +9999", "2026-10-01 10:00:00 +1500", "2026-10-01 10:00:00 -0960", "20260230100000+0100"])
+    func impossibleExportDatesAreRefusedNotMovedToAnotherDay(text: String) {
+        #expect(ExportDates.parse(text) == nil)
+    }
+
+    @Test func theEdgesOfPossibleExportDatesAreRead() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+        for text in ["2024-02-29 23:59:59 +1400", "2000-02-29 00:00:00 -1200", "2026-12-31 23:59:59 -0930", "1583-01-01 00:00:00 +0000",
+                     "9999-12-31 23:59:59 +0000", "2026-04-30 12:00:00 +0545"] {
+            #expect(ExportDates.parse(text) == formatter.date(from: text), "\(text)")
+        }
+        // Proleptic Gregorian down to year 1 (a formatter switches to the Julian calendar before 1582).
+        #expect(ExportDates.parse("0001-01-01 00:00:00 +0000")?.timeIntervalSince1970 == -62_135_596_800)
+    }
+
+    @Test func impossibleGPXTimesAreRefused() {
+        #expect(GPXReader.parseTime("2019-06-11T22:00:42Z") == ExportDates.parse("2019-06-11 22:00:42 +0000"))
+        #expect(GPXReader.parseTime("2019-06-11T22:00:42.5Z") == ExportDates.parse("2019-06-11 22:00:42 +0000")?.addingTimeInterval(0.5))
+        for bad in ["2026-02-30T10:00:00Z", "2025-02-29T10:00:00Z", "2026-04-31T10:00:00Z", "2026-10-01T24:00:00Z", "2026-10-01T10:60:00Z",
+                    "2026-10-01T10:00:60Z", "2026-10-01T10:00:60.5Z", "0000-10-01T10:00:00Z", "2026-13-01T10:00:00Z"] {
+            #expect(GPXReader.parseTime(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func progressIsReportedUpToTheWholeFile() throws {
         let (person, _) = try freshPerson()
         let file = exportFixtures.appendingPathComponent("opendroid_hk/audio_exposure.xml")

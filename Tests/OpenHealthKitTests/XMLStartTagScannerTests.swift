@@ -65,3 +65,72 @@ struct XMLStartTagScannerTests {
         #expect(summary.rejected.allSatisfy { $0.message == "the resource file is missing" && $0.file.contains("export.xml line") })
     }
 }
+
+/// `prefix`, `count` copies of `filler`, `suffix`: a file of any size, made as it is read.
+private final class RepeatingStream: ByteStream {
+    private var parts: [(bytes: [UInt8], count: Int)]
+    private var offset = 0
+
+    init(_ prefix: String, _ filler: UInt8, count: Int, _ suffix: String) {
+        parts = [(Array(prefix.utf8), 1), ([filler], count), (Array(suffix.utf8), 1)]
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        var written = 0
+        while written < buffer.count, let part = parts.first {
+            let total = part.bytes.count * part.count
+            if offset == total { parts.removeFirst(); offset = 0; continue }
+            let take = min(buffer.count - written, total - offset)
+            if part.bytes.count == 1 {
+                memset(buffer.baseAddress! + written, Int32(part.bytes[0]), take)
+            } else {
+                for index in 0..<take { buffer[written + index] = part.bytes[(offset + index) % part.bytes.count] }
+            }
+            written += take
+            offset += take
+        }
+        return written
+    }
+}
+
+@Suite("XML start-tag scanner: long constructs")
+struct XMLStartTagScannerLimitTests {
+    static let size = 20_000_000
+
+    /// A 20 MB attribute value, comment or CDATA section, read a megabyte at a time, is parsed about twice — not once
+    /// per megabyte read (210 MB of parsing for 20 MB; 100 MB of attribute took 65 s to import in a debug build).
+    @Test(arguments: [("<Record type=\"big\" sourceName=\"", UInt8(ascii: "A"), "\"/>"), ("<!-- ", UInt8(ascii: "x"), " -->"),
+                      ("<![CDATA[ ", UInt8(ascii: "x"), " ]]>"), ("<?pi ", UInt8(ascii: "x"), " ?>")])
+    func aLongConstructIsParsedInTimeLinearInItsLength(open: String, filler: UInt8, close: String) throws {
+        let statistics = XMLStartTagScanner.Statistics()
+        let scanner = XMLStartTagScanner(chunkSize: 1 << 20, maximumTokenBytes: 1 << 30, statistics: statistics) {
+            RepeatingStream("<HealthData>\n<Record type=\"first\"/>\n" + open, filler, count: Self.size, close + "\n<Record type=\"last\"/>\n</HealthData>\n")
+        }
+        var found: [(String, Int)] = []
+        try scanner.scanInPlace { tag in
+            if tag.nameIs("Record") { found.append((tag.value("type") ?? "", tag.line)) }
+        }
+        #expect(found.map(\.0) == (open.hasPrefix("<Record") ? ["first", "big", "last"] : ["first", "last"]))
+        #expect(found.last?.1 == 4)
+        #expect(statistics.reparsedBytes <= 2 * Self.size, "\(statistics.reparsedBytes) bytes parsed in vain, \(statistics.refills) refills")
+        #expect(statistics.refills <= 10)
+    }
+
+    @Test(arguments: [("<Record type=\"big\" sourceName=\"", "the start tag <Record"), ("<!-- never closed ", "a comment"),
+                      ("<![CDATA[ never closed ", "a CDATA section"), ("<?pi never closed ", "a processing instruction"),
+                      ("<!DOCTYPE HealthData [ ", "a declaration")])
+    func aConstructPastTheLimitStopsTheScanNamingTheLimitAndItsLine(open: String, named: String) throws {
+        let scanner = XMLStartTagScanner(chunkSize: 1 << 16, maximumTokenBytes: 1 << 20) {
+            RepeatingStream("<HealthData>\n<Record type=\"first\"/>\n" + open, UInt8(ascii: "A"), count: 3 << 20, "\"/>\n</HealthData>\n")
+        }
+        var found = 0
+        #expect {
+            try scanner.scanInPlace { _ in found += 1 }
+        } throws: { error in
+            let message = (error as? HKError)?.message ?? ""
+            return message == "line 3: \(named) runs past 1 MiB, the longest one piece of markup may be (an export's are under 4 KB): "
+                + "the file was read no further"
+        }
+        #expect(found == 2)  // what came before it was read
+    }
+}

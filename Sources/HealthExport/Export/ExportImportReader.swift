@@ -73,6 +73,8 @@ package struct ExportImportReader {
         /// The person's time zone when they last recorded something: the `HKTimeZone` of the latest sample that has
         /// one, with that sample's start (seconds since 2001).
         package var timeZone: (identifier: String, start: Double)?
+        /// Correlation members the export holds twice, alike down to their creation date (each counted in `read`).
+        package var exactCopies = 0
         /// The export's `<ClinicalRecord>` rows (their resources are in `clinical-records/`), read in the same pass.
         package var clinicalRecords: [ExportClinicalRow] = []
     }
@@ -80,10 +82,23 @@ package struct ExportImportReader {
     let batchSize: Int
     /// Whether to give each object also the UUID imports gave it before identities held the creation date.
     let legacyIdentities: Bool
+    /// The most export.xml one element held in memory until its end tag may span (a Record with its metadata, a
+    /// Correlation, a Workout with its events and inline route, an element kept as written), from its `<` to its last
+    /// child's: past it the import stops, naming the element and its line, instead of growing without bound.
+    let maximumElementBytes: Int
+    /// The most one piece of markup may be (see `XMLStartTagScanner.maximumTokenBytes`).
+    let maximumTokenBytes: Int
 
-    package init(batchSize: Int = 10_000, legacyIdentities: Bool = false) {
+    /// The default `maximumElementBytes`, 64 MiB: Apple's records are under 4 KB; a workout of a day at one inline
+    /// route point a second (exports up to version 8) ≈ 20 MB.
+    package static let defaultMaximumElementBytes = 64 << 20
+
+    package init(batchSize: Int = 10_000, legacyIdentities: Bool = false, maximumElementBytes: Int = defaultMaximumElementBytes,
+                 maximumTokenBytes: Int = XMLStartTagScanner.defaultMaximumTokenBytes) {
         self.batchSize = batchSize
         self.legacyIdentities = legacyIdentities
+        self.maximumElementBytes = maximumElementBytes
+        self.maximumTokenBytes = maximumTokenBytes
     }
 
     /// The average length in bytes of the `<Record>`s at the start of an export.xml (from one record's start to the
@@ -124,7 +139,20 @@ package struct ExportImportReader {
     package func read(_ export: ExportLocation, into sink: Sink) throws -> Summary {
         var state = State(batchSize: batchSize, sink: sink, export: export)
         state.records.legacyIdentities = legacyIdentities
-        try export.scanner().scanInPlace { tag in
+        let limit = maximumElementBytes
+        try export.scanner(maximumTokenBytes: maximumTokenBytes).scanInPlace { tag in
+            // The element held open since `held` may not grow past the limit; one opening now is noted.
+            if state.isHolding, let held = state.held {
+                guard tag.offset - held.offset <= limit else {
+                    throw HKError.invalidArgument("line \(held.line): one <\(held.name)> runs past \(XMLStartTagScanner.mebibytes(limit)) "
+                                                  + "of export.xml (to line \(tag.line) and on), the most one element may hold: "
+                                                  + "the file was read no further")
+                }
+            } else {
+                state.held = nil
+            }
+            defer { if state.held == nil && state.isHolding { state.held = (tag.offset, tag.line, tag.name) } }
+            if state.outermost == nil { state.outermost = (tag.name, Array(tag.name.utf8), tag.line, tag.selfClosing) }
             if state.capture != nil {
                 try state.captureStart(tag)
             } else if tag.nameIs("Record") {
@@ -143,6 +171,7 @@ package struct ExportImportReader {
                 try state.start(tag.tag)
             }
         } end: { name in
+            if let root = state.outermost, name.elementsEqual(root.bytes) { state.outermost!.closed = true }
             if state.capture != nil {
                 try state.captureEnd(name)
             } else if XMLStartTagScanner.equals(name, 0..<name.count, "Record") {
@@ -156,6 +185,13 @@ package struct ExportImportReader {
             state.bytesRead = bytes
             sink.progress(bytes, state.samplesRead)
         }
+        // A file whose root element never closes was cut short (an interrupted copy or download): what it held past the
+        // cut is unknown, so the import must not pass for a complete one.
+        if let root = state.outermost, !root.closed {
+            throw HKError.invalidArgument("export.xml ends before the <\(root.name)> of line \(root.line) is closed: the file was cut "
+                                          + "short (an interrupted copy or download?)")
+        }
+        try state.closeUnterminated(atEndOf: state.outermost?.name ?? "the file")
         try state.finish()
         return state.summary
     }
@@ -173,6 +209,11 @@ package struct ExportImportReader {
         let batchSize: Int
         let sink: Sink
         var summary = Summary()
+        /// Where the outermost element held in memory began, while one is open.
+        var held: (offset: Int, line: Int, name: String)?
+        /// The file's first element (`HealthData`), and whether its end tag was read.
+        var outermost: (name: String, bytes: [UInt8], line: Int, closed: Bool)?
+        var isHolding: Bool { capture != nil || pending != nil || correlation != nil || workout != nil }
         /// An element being kept as written, with its children: where it goes, its XML so far, and how deep it is open.
         var capture: (name: String, intoRecord: Bool, xml: String, depth: Int)?
         var samplesRead = 0
@@ -243,6 +284,7 @@ package struct ExportImportReader {
                 }
                 else if correlation != nil { correlation!.metadata.append((key, value)) }
             case "Correlation":
+                try closeUnterminated(before: "Correlation")
                 correlation = (tag.attributes, tag.line, [], [])
                 if tag.selfClosing { try end("Correlation") }
             case "Me":
@@ -250,12 +292,15 @@ package struct ExportImportReader {
             case "ActivitySummary":
                 activitySummary(tag)
             case "Workout":
+                try closeUnterminated(before: "Workout")
                 workout = OpenWorkout(attributes: tag.attributes, line: tag.line)
                 if tag.selfClosing { try end("Workout") }
             case "WorkoutActivity" where workout != nil:
+                try closeUnterminated(before: "WorkoutActivity")
                 activity = OpenWorkout(attributes: tag.attributes, line: tag.line)
                 if tag.selfClosing { try end("WorkoutActivity") }
             case "WorkoutEvent" where workout != nil:
+                try closeUnterminated(before: "WorkoutEvent")
                 event = (tag.attributes, tag.line, [])
                 if tag.selfClosing { try end("WorkoutEvent") }
             case "WorkoutStatistics" where workout != nil:
@@ -263,6 +308,7 @@ package struct ExportImportReader {
                     if activity != nil { activity!.statistics[type] = statistics } else { workout!.statistics[type] = statistics }
                 }
             case "WorkoutRoute" where workout != nil:
+                try closeUnterminated(before: "WorkoutRoute")
                 route = OpenRoute(attributes: tag.attributes, line: tag.line)
                 if tag.selfClosing { try end("WorkoutRoute") }
             case "Location" where route != nil:
@@ -281,7 +327,16 @@ package struct ExportImportReader {
             case "Correlation":
                 guard let open = correlation else { return }
                 correlation = nil
-                if let made = correlationSample(open) { try add(made, created: open.attributes["creationDate"]) }
+                if let made = correlationSample(open) {
+                    try add(made, created: open.attributes["creationDate"])
+                    // A member written twice, alike down to its creation date, is one sample: an exact copy, counted as
+                    // at the top level (the correlation's set of members holds it once).
+                    var seen = Set<UUID>()
+                    for member in open.members where !seen.insert(member.uuid).inserted {
+                        count(member.sampleType.identifier)
+                        summary.exactCopies += 1
+                    }
+                }
                 memberCreated.removeAll()
                 memberLegacy.removeAll()
             case "WorkoutEvent":
@@ -307,6 +362,52 @@ package struct ExportImportReader {
                 }
             default:
                 break
+            }
+        }
+
+        /// Ends the elements still open that cannot hold `name`, which opens now: their end tags are missing (a damaged
+        /// file), so each is taken as ended here and reported, and what it read is stored rather than silently replaced.
+        mutating func closeUnterminated(before name: String) throws {
+            // The common case, on every Record: nothing is open.
+            guard pending != nil || (name != "Record" && (correlation != nil || workout != nil)) else { return }
+            try closeUnterminated(name, where: "where the next <\(name)> starts")
+        }
+
+        /// Ends every element still open when the file's root closes.
+        mutating func closeUnterminated(atEndOf root: String) throws {
+            if let open = capture {
+                // Its XML is unfinished: kept, it would be written back broken.
+                report(line: held?.line ?? 0, element: open.intoRecord ? "XML" : open.name, reason: "<\(open.name)> has no end tag: left out")
+                capture = nil
+            }
+            try closeUnterminated("Workout", where: "at the end of <\(root)>")
+        }
+
+        private mutating func closeUnterminated(_ name: String, where place: String) throws {
+            func unterminated(_ element: String, _ line: Int) {
+                report(line: line, element: "XML", reason: "<\(element)> has no end tag: taken as ended \(place)")
+            }
+            // Innermost first: a Correlation's member before the Correlation, a workout's parts before the Workout.
+            let order = ["Record", "Correlation", "WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout"]
+            // What `name` can be inside: a Record in a Correlation; a workout's parts in a Workout (an event also in an
+            // activity).
+            let closes: [String] = switch name {
+            case "Record": ["Record"]
+            case "Correlation": ["Record", "Correlation"]
+            case "Workout": ["Record", "Correlation", "WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout"]
+            case "WorkoutActivity": ["WorkoutEvent", "WorkoutRoute", "WorkoutActivity"]
+            default: [name]
+            }
+            for element in order where closes.contains(element) {
+                switch element {
+                case "Record": if let open = pending { unterminated(element, open.line); try closeRecord() }
+                case "Correlation": if let open = correlation { unterminated(element, open.line); try end(element) }
+                case "Workout": if let open = workout { unterminated(element, open.line); try end(element) }
+                case "WorkoutActivity": if let open = activity { unterminated(element, open.line); try end(element) }
+                case "WorkoutEvent": if let open = event { unterminated(element, open.line); try end(element) }
+                case "WorkoutRoute": if let open = route { unterminated(element, open.line); try end(element) }
+                default: break
+                }
             }
         }
 
@@ -377,9 +478,20 @@ package struct ExportImportReader {
             if summary.problems.count < 1_000 { summary.problems.append(Problem(line: line, element: element, reason: reason)) }
         }
 
+        /// Reports `element` when one of its date attributes `keys` is written but is not a possible date (30 February,
+        /// an offset of +9999): true when it must be left out rather than have its date silently replaced or moved.
+        mutating func hasImpossibleDate(_ a: [String: String], line: Int, element: String, _ keys: String...) -> Bool {
+            for key in keys where a[key].map({ ExportDates.parse($0) == nil }) ?? false {
+                report(line: line, element: element, reason: ExportRecordReader.dateReason(key, of: element))
+                return true
+            }
+            return false
+        }
+
         // MARK: Records
 
         mutating func openRecord(_ tag: XMLStartTagScanner.RawTag) throws {
+            try closeUnterminated(before: "Record")
             switch records.open(tag) {
             case .success(let open):
                 pending = open
@@ -458,6 +570,7 @@ package struct ExportImportReader {
                 report(line: open.line, element: "Correlation", reason: "unknown correlation type \(a["type"] ?? "")")
                 return nil
             }
+            if hasImpossibleDate(a, line: open.line, element: "Correlation", "startDate", "endDate", "creationDate") { return nil }
             guard let sourceName = a["sourceName"] ?? a["source"],
                   let start = a["startDate"].flatMap(ExportDates.parse), let end = a["endDate"].flatMap(ExportDates.parse), end >= start else {
                 report(line: open.line, element: "Correlation", reason: "a Correlation without source or valid dates")
@@ -511,22 +624,37 @@ package struct ExportImportReader {
 
         mutating func workoutEvent(_ open: (attributes: [String: String], line: Int, metadata: [(String, String)])) -> HKWorkoutEvent? {
             let a = open.attributes
+            if hasImpossibleDate(a, line: open.line, element: "WorkoutEvent", "date") { return nil }
             guard let type = a["type"].flatMap({ modelEnumRawValuesByName[$0] }).flatMap(HKWorkoutEventType.init(rawValue:)),
                   let date = a["date"].flatMap(ExportDates.parse) else {
                 report(line: open.line, element: "WorkoutEvent", reason: "a WorkoutEvent of unknown type or without a date")
                 return nil
             }
-            return HKWorkoutEvent(type: type, dateInterval: DateInterval(start: date, duration: max(seconds(a) ?? 0, 0)),
+            let duration = seconds(a) ?? 0
+            // DateInterval traps on a NaN or negative duration.
+            guard duration.isFinite, duration >= 0 else {
+                report(line: open.line, element: "WorkoutEvent", reason: "a WorkoutEvent whose duration is \(a["duration"] ?? "")")
+                return nil
+            }
+            return HKWorkoutEvent(type: type, dateInterval: DateInterval(start: date, duration: duration),
                                   validatedMetadata: ExportMetadata.typed(open.metadata))
         }
 
         mutating func workoutStatistics(_ tag: XMLStartTagScanner.Tag) -> (HKQuantityType, HKStatistics)? {
             let a = tag.attributes
+            if hasImpossibleDate(a, line: tag.line, element: "WorkoutStatistics", "startDate", "endDate") { return nil }
             guard let type = a["type"].flatMap({ HKObjectType.type(forIdentifier: $0) }) as? HKQuantityType,
                   let start = a["startDate"].flatMap(ExportDates.parse), let end = a["endDate"].flatMap(ExportDates.parse),
                   let unit = a["unit"].flatMap({ records.unit($0) }), unit.isCompatible(with: type.canonicalUnit) else {
                 report(line: tag.line, element: "WorkoutStatistics", reason: "WorkoutStatistics of unknown type, unit or dates")
                 return nil
+            }
+            for key in ["sum", "minimum", "maximum", "average"] {
+                guard let text = a[key] else { continue }
+                guard let value = Double(text), value.isFinite, ((try? unit.convert(value, to: type.canonicalUnit))?.isFinite ?? false) else {
+                    report(line: tag.line, element: "WorkoutStatistics", reason: "WorkoutStatistics whose \(key) is \(text)")
+                    return nil
+                }
             }
             func quantity(_ key: String) -> HKQuantity? { a[key].flatMap(Double.init).map { HKQuantity(unit: unit, doubleValue: $0) } }
             return (type, HKStatistics(quantityType: type, startDate: start, endDate: end,
@@ -536,6 +664,7 @@ package struct ExportImportReader {
 
         mutating func workoutActivity(_ open: OpenWorkout) -> HKWorkoutActivity? {
             let a = open.attributes
+            if hasImpossibleDate(a, line: open.line, element: "WorkoutActivity", "startDate", "endDate") { return nil }
             guard let start = a["startDate"].flatMap(ExportDates.parse) else {
                 report(line: open.line, element: "WorkoutActivity", reason: "a WorkoutActivity without a start date")
                 return nil
@@ -559,6 +688,7 @@ package struct ExportImportReader {
                 report(line: open.line, element: "Workout", reason: "unknown workoutActivityType \(a["workoutActivityType"] ?? "")")
                 return nil
             }
+            if hasImpossibleDate(a, line: open.line, element: "Workout", "startDate", "endDate", "creationDate") { return nil }
             guard let sourceName = a["sourceName"] ?? a["source"], let start = a["startDate"].flatMap(ExportDates.parse),
                   let end = a["endDate"].flatMap(ExportDates.parse), end >= start else {
                 report(line: open.line, element: "Workout", reason: "a Workout without source or valid dates")
@@ -597,6 +727,7 @@ package struct ExportImportReader {
         /// An inline `<Location date latitude longitude altitude horizontalAccuracy verticalAccuracy course speed/>`.
         mutating func location(_ tag: XMLStartTagScanner.Tag) -> CLLocation? {
             let a = tag.attributes
+            if hasImpossibleDate(a, line: tag.line, element: "Location", "date") { return nil }
             guard let date = a["date"].flatMap(ExportDates.parse), let latitude = a["latitude"].flatMap(Double.init),
                   let longitude = a["longitude"].flatMap(Double.init) else {
                 report(line: tag.line, element: "Location", reason: "a Location without date, latitude or longitude")
@@ -638,6 +769,7 @@ package struct ExportImportReader {
         /// A route of a stored workout, in its own source (the watch or phone that recorded it).
         mutating func workoutRoute(_ open: OpenRoute, locations: [CLLocation], of workout: HKWorkout) -> SampleStore.ImportedRoute? {
             let a = open.attributes
+            if hasImpossibleDate(a, line: open.line, element: "WorkoutRoute", "startDate", "endDate", "creationDate") { return nil }
             let start = a["startDate"].flatMap(ExportDates.parse) ?? locations[0].timestamp
             let end = a["endDate"].flatMap(ExportDates.parse) ?? locations[locations.count - 1].timestamp
             guard end >= start else {
@@ -663,6 +795,13 @@ package struct ExportImportReader {
             guard let dayText = a["dateComponents"], let day = ActivityDay(text: dayText) else {
                 return report(line: tag.line, element: "ActivitySummary", reason: "an ActivitySummary without a yyyy-MM-dd dateComponents")
             }
+            // A value that is not a number would be silently dropped: the summary is left out and reported instead.
+            let numbers = ["activeEnergyBurned", "activeEnergyBurnedGoal", "appleMoveTime", "appleMoveTimeGoal", "appleExerciseTime",
+                           "appleExerciseTimeGoal", "appleStandHours", "appleStandHoursGoal"]
+            if let key = numbers.first(where: { key in a[key].map { Double($0) == nil } ?? false }) {
+                return report(line: tag.line, element: "ActivitySummary",
+                              reason: "an ActivitySummary whose \(key) is not a number (\(a[key] ?? ""))")
+            }
             let summary = HKActivitySummary(day: day)
             func number(_ key: String) -> Double? { a[key].flatMap(Double.init) }
             let energyUnit = a["activeEnergyBurnedUnit"].flatMap { try? HKUnit.parse($0) } ?? .kilocalorie()
@@ -674,6 +813,14 @@ package struct ExportImportReader {
             if let value = number("appleExerciseTimeGoal") { summary.exerciseTimeGoal = HKQuantity(unit: .minute(), doubleValue: value) }
             if let value = number("appleStandHours") { summary.appleStandHours = HKQuantity(unit: .count(), doubleValue: value) }
             if let value = number("appleStandHoursGoal") { summary.standHoursGoal = HKQuantity(unit: .count(), doubleValue: value) }
+            // Checked here, with the line, rather than by the store (which would refuse every summary of the export).
+            do {
+                try summary.validate()
+            } catch let error as HKError {
+                return report(line: tag.line, element: "ActivitySummary", reason: error.message)
+            } catch {
+                return report(line: tag.line, element: "ActivitySummary", reason: "\(error)")
+            }
             summaries.append(summary)
         }
     }

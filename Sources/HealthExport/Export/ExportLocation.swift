@@ -72,8 +72,8 @@ package final class ExportLocation: @unchecked Sendable {
     }
 
     /// A scanner over export.xml.
-    package func scanner() -> XMLStartTagScanner {
-        XMLStartTagScanner { try self.openXML() }
+    package func scanner(maximumTokenBytes: Int = XMLStartTagScanner.defaultMaximumTokenBytes) -> XMLStartTagScanner {
+        XMLStartTagScanner(maximumTokenBytes: maximumTokenBytes) { try self.openXML() }
     }
 
     /// The file at `path` beside export.xml (`/workout-routes/route_….gpx`, `clinical-records/….json`: the paths

@@ -113,13 +113,14 @@ struct ExportRecordReader {
         }
         if case .unknown = type.kind { return .failure(Reason("unknown record type \(type.name) (kept as written)", unknownType: true)) }
         guard let nameRaw = tag.raw("sourceName") ?? tag.raw("source") else { return .failure(Reason("a Record without sourceName")) }
-        guard let start = tag.raw("startDate").flatMap({ ExportDates.parse($0.bytes) }),
-              let end = tag.raw("endDate").flatMap({ ExportDates.parse($0.bytes) }) else {
-            return .failure(Reason("a Record whose startDate or endDate is not a date of the export's form"))
-        }
+        guard let start = tag.raw("startDate").flatMap({ ExportDates.parse($0.bytes) }) else { return .failure(Self.unreadable("startDate")) }
+        guard let end = tag.raw("endDate").flatMap({ ExportDates.parse($0.bytes) }) else { return .failure(Self.unreadable("endDate")) }
         guard end >= start else { return .failure(Reason("a Record that ends before it starts")) }
+        let createdRaw = tag.raw("creationDate")
+        let created = createdRaw.flatMap { ExportDates.parse($0.bytes) }.map { $0 - Date.timeIntervalBetween1970AndReferenceDate }
+        // An unreadable creation date would silently become the end date (and another identity): refused instead.
+        if createdRaw != nil && created == nil { return .failure(Self.unreadable("creationDate")) }
         let source = self.source(name: nameRaw, version: tag.raw("sourceVersion"), device: tag.raw("device"))
-        let created = tag.raw("creationDate").flatMap { ExportDates.parse($0.bytes) }.map { $0 - Date.timeIntervalBetween1970AndReferenceDate }
         let identity: Double, stored: Double, originalValue: Double?, unitString: String?
         switch type.kind {
         case .quantity(let quantityType):
@@ -281,6 +282,14 @@ struct ExportRecordReader {
     }
 
     /// Why a Record was left out.
+    /// Why an element whose date attribute is absent, unreadable or impossible (30 February, 24:00, an offset of +9999)
+    /// is left out.
+    static func dateReason(_ attribute: String, of element: String) -> String {
+        "a \(element) whose \(attribute) is not a possible date (yyyy-MM-dd HH:mm:ss ±hhmm)"
+    }
+
+    static func unreadable(_ attribute: String) -> Reason { Reason(dateReason(attribute, of: "Record")) }
+
     struct Reason: Error {
         let text: String
         /// The record's type is not in the catalog: the element is kept as written instead.

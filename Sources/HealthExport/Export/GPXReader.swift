@@ -3,6 +3,7 @@ package import Foundation
 import FoundationXML
 #endif
 package import HealthModel
+import HealthStore
 
 /// Reads the track points of a GPX 1.1 file as an Apple Health export writes them under `workout-routes/`:
 /// `<trkpt lon lat><ele/><time/><extensions><speed/><course/><hAcc/><vAcc/></extensions></trkpt>`, each one a
@@ -29,16 +30,16 @@ package enum GPXReader {
         return delegate.locations
     }
 
-    /// `2019-06-11T22:00:42Z` (fractional seconds allowed), as seconds since 1970.
+    /// `2019-06-11T22:00:42Z` (fractional seconds allowed), as seconds since 1970; nil for a time no clock shows
+    /// (30 February, 24:00, second 60), which a calendar would silently move to another day.
     static func parseTime(_ text: String) -> Date? {
-        let parts = text.split(whereSeparator: { "-T:Z".contains($0) })
-        guard parts.count == 6, text.hasSuffix("Z"), let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              let hour = Int(parts[3]), let minute = Int(parts[4]), let second = Double(parts[5]) else { return nil }
-        var components = DateComponents(timeZone: TimeZone(identifier: "UTC"), year: year, month: month, day: day, hour: hour, minute: minute)
-        components.second = 0
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar.date(from: components)?.addingTimeInterval(second)
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { "-T:Z".contains($0) })
+        guard parts.count == 7, text.hasSuffix("Z"), parts[6].isEmpty, parts[0].count == 4, let year = Int(parts[0]),
+              let month = Int(parts[1]), let day = Int(parts[2]), let hour = Int(parts[3]), let minute = Int(parts[4]),
+              let second = Double(parts[5]), second >= 0, second < 60,
+              let whole = ExportDates.secondsSince1970(year: year, month: month, day: day, hour: hour, minute: minute, second: 0, offset: 0)
+        else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(whole) + second)
     }
 
     private final class Delegate: NSObject, XMLParserDelegate {
@@ -70,7 +71,12 @@ package enum GPXReader {
             }
             point = nil
             guard let time = values["time"].flatMap(GPXReader.parseTime) else {
-                problem = problem ?? "a track point without a time (line \(parser.lineNumber))"
+                problem = problem ?? "a track point without a possible time (line \(parser.lineNumber))"
+                return
+            }
+            // What a route's store refuses (its CHECK would stop the whole import): a point off the globe, or NaN.
+            guard (-90...90).contains(open.latitude), (-180...180).contains(open.longitude) else {
+                problem = problem ?? "a track point at latitude \(open.latitude), longitude \(open.longitude) (line \(parser.lineNumber))"
                 return
             }
             func number(_ key: String, _ missing: Double) -> Double { values[key].flatMap(Double.init) ?? missing }

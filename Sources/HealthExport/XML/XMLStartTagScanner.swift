@@ -8,9 +8,12 @@ import HealthModel
 /// defaulting).
 ///
 /// It works a buffer at a time: each construct is parsed from a contiguous chunk of the file (1 MB by default);
-/// one that runs past the chunk's end is parsed again once more of the file is read. Malformed markup (a tag that
-/// never closes, an attribute without quotes) is reported with its line through `problem`, and scanning goes on
-/// after it where it can.
+/// one that runs past the chunk's end is parsed again once more of the file is read — at least as much again as it
+/// has so far, so that however long it is each of its bytes is parsed a bounded number of times (linear, not
+/// quadratic). No construct may be longer than `maximumTokenBytes`: past that the scan stops with an error naming
+/// the limit and the line, rather than holding an unbounded attribute or an unterminated comment in memory.
+/// Malformed markup (a tag that never closes, an attribute without quotes) is reported with its line through
+/// `problem`, and scanning goes on after it where it can.
 package struct XMLStartTagScanner {
     /// One start tag (or empty-element tag).
     package struct Tag {
@@ -31,6 +34,8 @@ package struct XMLStartTagScanner {
         /// 1-based line of the `<`.
         package let line: Int
         package let selfClosing: Bool
+        /// Where the `<` is: bytes from the start of the file.
+        package let offset: Int
 
         package var name: String { String(decoding: UnsafeBufferPointer(rebasing: bytes[nameRange]), as: UTF8.self) }
 
@@ -89,18 +94,37 @@ package struct XMLStartTagScanner {
     }
 
     let chunkSize: Int
+    /// The longest one construct (a start tag with its attributes, a comment, a CDATA section, a declaration) may be.
+    /// Apple Health's are under 4 KB, its DTD ≈ 10 KB.
+    package let maximumTokenBytes: Int
     /// Opens the bytes to scan, once per scan.
     let open: () throws -> any ByteStream
+    /// Counts what a scan parsed in vain, for tests.
+    let statistics: Statistics?
+
+    /// The default `maximumTokenBytes`: 16 MiB.
+    package static let defaultMaximumTokenBytes = 16 << 20
 
     /// Scans a file (or a pipe).
-    package init(url: URL, chunkSize: Int = 1 << 20) {
-        self.init(chunkSize: chunkSize) { try FileByteStream(url: url) }
+    package init(url: URL, chunkSize: Int = 1 << 20, maximumTokenBytes: Int = defaultMaximumTokenBytes) {
+        self.init(chunkSize: chunkSize, maximumTokenBytes: maximumTokenBytes) { try FileByteStream(url: url) }
     }
 
     /// Scans what `open` gives: an entry of a zip archive inflated as it is read, say.
-    package init(chunkSize: Int = 1 << 20, open: @escaping () throws -> any ByteStream) {
+    package init(chunkSize: Int = 1 << 20, maximumTokenBytes: Int = defaultMaximumTokenBytes, statistics: Statistics? = nil,
+                 open: @escaping () throws -> any ByteStream) {
         self.chunkSize = chunkSize
+        self.maximumTokenBytes = maximumTokenBytes
+        self.statistics = statistics
         self.open = open
+    }
+
+    /// What a scan cost: the bytes of unfinished constructs parsed before more of the file was read (parsed again
+    /// afterwards), and how often that happened.
+    package final class Statistics: @unchecked Sendable {
+        package var reparsedBytes = 0
+        package var refills = 0
+        package init() {}
     }
 
     /// What parsing one construct gave.
@@ -137,10 +161,14 @@ package struct XMLStartTagScanner {
         var buffer: [UInt8] = []
         var spans: [AttributeSpan] = []
         spans.reserveCapacity(16)
-        var position = 0, line = 1, atEnd = false, read = 0
+        // `base` is the file offset of `buffer[0]`.
+        var position = 0, line = 1, atEnd = false, read = 0, base = 0
         func readMore() throws {
-            buffer.removeSubrange(0..<position)
-            position = 0
+            if position > 0 {
+                buffer.removeSubrange(0..<position)
+                base += position
+                position = 0
+            }
             let count = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
             buffer.append(contentsOf: chunk[0..<count])
             if count == 0 { atEnd = true }
@@ -158,7 +186,8 @@ package struct XMLStartTagScanner {
                     switch Self.step(bytes, from: position, atEnd: atEnd, spans: &spans) {
                     case .start(let nameRange, let selfClosing, let next, let lines, let issues):
                         for issue in issues { problem(line, issue) }
-                        try tag(RawTag(bytes: bytes, nameRange: nameRange, spans: spans, line: line, selfClosing: selfClosing))
+                        try tag(RawTag(bytes: bytes, nameRange: nameRange, spans: spans, line: line, selfClosing: selfClosing,
+                                       offset: base + position))
                         position = next
                         line += lines
                     case .skip(let next, let lines):
@@ -179,10 +208,38 @@ package struct XMLStartTagScanner {
                     problem(line, "the file ends inside markup")
                     return
                 }
-                // Keep the unfinished construct and read on, however long it is.
-                try readMore()
+                // Keep the unfinished construct and read on until there is twice as much of it to parse again: its
+                // bytes are then parsed about twice in all, however long it is (a chunk at a time was quadratic).
+                let pending = buffer.count - position
+                statistics?.reparsedBytes += pending
+                statistics?.refills += 1
+                guard pending <= maximumTokenBytes else {
+                    throw HKError.invalidArgument(
+                        "line \(line): \(buffer.withUnsafeBufferPointer { Self.describe($0, at: position) }) runs past "
+                        + "\(Self.mebibytes(maximumTokenBytes)), the longest one piece of markup may be (an export's are under 4 KB): "
+                        + "the file was read no further")
+                }
+                let wanted = min(2 * pending, maximumTokenBytes + 1)
+                repeat { try readMore() } while buffer.count - position < wanted && !atEnd
             }
         }
+    }
+
+    /// What the construct at `at` is, for messages: "the start tag <Record", "a comment"….
+    static func describe(_ bytes: UnsafeBufferPointer<UInt8>, at: Int) -> String {
+        if has(bytes, at, "<!--") { return "a comment" }
+        if has(bytes, at, "<![CDATA[") { return "a CDATA section" }
+        if has(bytes, at, "<?") { return "a processing instruction" }
+        if has(bytes, at, "<!") { return "a declaration" }
+        if has(bytes, at, "</") { return "an end tag" }
+        var end = at + 1
+        while end < bytes.count, end - at <= 64, !isSpace(bytes[end]), bytes[end] != gt, bytes[end] != slash { end += 1 }
+        return "the start tag " + String(decoding: UnsafeBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self)
+    }
+
+    /// "16 MiB", "64 KiB".
+    package static func mebibytes(_ bytes: Int) -> String {
+        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : bytes % (1 << 10) == 0 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
     }
 
     /// Whether `bytes[range]` is exactly `literal`.

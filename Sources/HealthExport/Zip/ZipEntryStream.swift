@@ -47,8 +47,9 @@ package final class ZipEntryStream: ByteStream {
         let count = entry.method == 8 ? try inflate(into: buffer) : try copy(into: buffer)
         produced += UInt64(count)
         guard produced <= entry.uncompressedSize else {
-            throw HKError.invalidArgument("\(archive.name): \(entry.path) inflates past the \(entry.uncompressedSize.formattedBytes) its "
-                                          + "directory declares: refused as a zip bomb")
+            // A flipped bit does this as well as a bomb: either way the archive is not what it says.
+            throw archive.damaged("\(entry.path) inflates past the \(entry.uncompressedSize.formattedBytes) its directory declares "
+                                  + "(refused, as a zip bomb would be)")
         }
         if count > 0 { crc = crc32(crc, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), UInt32(count)) }
         if count == 0 || ended || (entry.method == 0 && remaining == 0) { try end() }

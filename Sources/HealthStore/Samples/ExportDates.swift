@@ -30,17 +30,36 @@ package enum ExportDates {
             let d = raw.bindMemory(to: Int.self)
             func number(_ from: Int, _ count: Int) -> Int { d[from..<from + count].reduce(0) { $0 * 10 + $1 } }
             let year = number(0, 4), month = number(4, 2), day = number(6, 2)
-            let hour = number(8, 2), minute = number(10, 2), second = number(12, 2)
-            let offset = sign * (number(14, 2) * 3600 + number(16, 2) * 60)
-            guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-            // Days from 1970-01-01 to the civil date (Howard Hinnant's algorithm).
-            let y = month <= 2 ? year - 1 : year
-            let era = (y >= 0 ? y : y - 399) / 400
-            let yearOfEra = y - era * 400
-            let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-            let days = era * 146_097 + dayOfEra - 719_468
-            return TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second - offset)
+            let offsetHours = number(14, 2), offsetMinutes = number(16, 2)
+            guard offsetHours <= 14, offsetMinutes < 60 else { return nil }
+            return secondsSince1970(year: year, month: month, day: day, hour: number(8, 2), minute: number(10, 2), second: number(12, 2),
+                                    offset: sign * (offsetHours * 3600 + offsetMinutes * 60)).map { TimeInterval($0) }
+        }
+    }
+
+    /// Seconds since 1970 of a civil date and time at `offset` seconds east of UTC, or nil when no such instant was
+    /// ever written on a clock: a day past its month's end (30 February; 29 February outside leap years), an hour past
+    /// 23, a minute or second past 59 (no leap seconds: Apple's clocks do not show them), a year outside 1...9999.
+    /// Refusing them here keeps an impossible date from being silently moved to another day.
+    package static func secondsSince1970(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int) -> Int? {
+        guard (1...9999).contains(year), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second) else { return nil }
+        // Days from 1970-01-01 to the civil date (Howard Hinnant's algorithm; years are positive here).
+        let y = month <= 2 ? year - 1 : year
+        let era = y / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return days * 86_400 + hour * 3600 + minute * 60 + second - offset
+    }
+
+    /// The length of `month` (1...12) in the Gregorian `year`.
+    @inline(__always) static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
         }
     }
 }

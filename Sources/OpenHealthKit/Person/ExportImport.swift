@@ -82,12 +82,25 @@ extension HealthPerson {
             try self.saveActivitySummaries(Array(byDay.values))
             result.activitySummaries = byDay.count
         }, progress: { bytes, samples in progress?(bytes, total, samples) })
-        let summary = try ExportImportReader(legacyIdentities: session.legacyIdentities).read(location, into: sink)
-        try pipeline.finish()
+        let summary: ExportImportReader.Summary
+        do {
+            summary = try ExportImportReader(legacyIdentities: session.legacyIdentities).read(location, into: sink)
+            try pipeline.finish()
+        } catch let error as HKError where error.code == .errorInvalidArgument {
+            // The export could not be read to its end (damaged, or past a limit). What was stored before stays — each
+            // batch is whole, and an import run again adds nothing twice — but the error says how much, so that a
+            // stopped import never passes for a complete one.
+            pipeline.close()
+            let count = stored.added.values.reduce(0, +) + stored.existing
+            throw HKError.invalidArgument(error.message + (count == 0
+                ? "; nothing of the export was stored"
+                : "; the import stopped there: \(count) sample\(count == 1 ? "" : "s") before it \(count == 1 ? "is" : "are") in the store, "
+                  + "the rest of the export is not"))
+        }
         if bulk { try store.endBulkLoad() }
         result.added = stored.added
         result.alreadyStored = stored.existing
-        result.exactCopies = stored.copies
+        result.exactCopies = stored.copies + summary.exactCopies
         result.read = summary.read
         // Apple's export writes values in the person's preferred units: learned, unless the person chose otherwise.
         let units = PreferredUnitStore(database: database)
