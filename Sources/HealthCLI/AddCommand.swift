@@ -19,8 +19,8 @@ struct AddCommand: AsyncParsableCommand {
     @Argument(help: "The quantity type: an identifier or short name (stepCount).")
     var type: String
 
-    @Argument(help: "The value.")
-    var value: Double
+    @Argument(help: "The value (may be negative).")
+    var value: NumberArgument
 
     @Argument(help: "The unit, in HealthKit's grammar (count, kg, count/min).")
     var unit: String
@@ -45,7 +45,7 @@ struct AddCommand: AsyncParsableCommand {
         let to = try end.map { try DateArgument.instant($0, option: "--end") } ?? from
         let healthStore = HKHealthStore(configuration: .init(storeDirectory: store.directory, app: manifest, presenter: TerminalPresenter()))
         do {
-            let quantity = HKQuantity(unit: try HKUnit.parse(unit), doubleValue: value)
+            let quantity = HKQuantity(unit: try HKUnit.parse(unit), doubleValue: value.double)
             for _ in 0..<max(times, 1) {
                 try await healthStore.save(try HKQuantitySample.validated(type: quantityType, quantity: quantity, start: from, end: to))
             }

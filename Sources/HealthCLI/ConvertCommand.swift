@@ -15,8 +15,8 @@ struct ConvertCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The value to convert.")
-    var value: Double
+    @Argument(help: "The value to convert (may be negative).")
+    var value: NumberArgument
 
     @Argument(help: "The unit the value is in, e.g. lb, count/min, kcal/(kg*hr).")
     var from: String
@@ -34,8 +34,8 @@ struct ConvertCommand: ParsableCommand {
             throw CommandFailure(error.message)
         }
         do {
-            let converted = try HKQuantity(unit: source, doubleValue: value).value(in: target)
-            print("\(format(value)) \(source.unitString) = \(format(converted)) \(target.unitString)")
+            let converted = try HKQuantity(unit: source, doubleValue: value.double).value(in: target)
+            print("\(format(value.double)) \(source.unitString) = \(format(converted)) \(target.unitString)")
         } catch let error as HKError {
             throw CommandFailure(error.message)
         }

@@ -18,10 +18,11 @@ struct HealthCommand: AsyncParsableCommand {
     )
 
     /// ArgumentParser's `main`, with the errors a person should never see raw made into one sentence first
-    /// (`CommandFailure.sentence(for:)`): an `NSCocoaErrorDomain … UserInfo={…}` dump says nothing to them.
+    /// (`CommandFailure.sentence(for:)`): an `NSCocoaErrorDomain … UserInfo={…}` dump says nothing to them. Negative
+    /// numbers are arguments, not options (`NumberArgument`).
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(CommandLine.arguments.dropFirst().map(NumberArgument.protectingNegative))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
