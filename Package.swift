@@ -73,7 +73,11 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenHealthKitTests",
-            dependencies: ["OpenHealthKit", "HealthStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "OpenHealthKit", "HealthStore", .product(name: "GRDB", package: "GRDB.swift"),
+                // The health-card fuzz signs its own cards (ES256 over a raw-DEFLATE payload).
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: strictSettings
         ),
         // The porting corpus: HealthKit client files compiled as app code is, with only the import swapped. Swift 6

@@ -75,6 +75,16 @@ struct SmartHealthCardVerifierTests {
         #expect(throws: HKError.self) { try SmartHealthCardDecoder.jwsList(from: Data("shc:/567".utf8)) }      // odd digits
         #expect(throws: HKError.self) { try SmartHealthCardDecoder.jwsList(from: Data("hello".utf8)) }
     }
+
+    /// Found by the health-card fuzz: a chunk header claiming billions of chunks made the decoder list every missing
+    /// one (10 GB and counting); the count is now held against the lines given.
+    @Test func aChunkCountPastTheLinesGivenIsRefusedAtOnce() throws {
+        let started = Date()
+        #expect(throws: HKError.invalidArgument("the shc:/ code has 99999999999 chunks, but 2 were given")) {
+            try SmartHealthCardDecoder.jwsList(from: Data("shc:/1/99999999999/5676\nshc:/2/99999999999/5676".utf8))
+        }
+        #expect(Date().timeIntervalSince(started) < 1)
+    }
 }
 
 @Suite("SMART Health Cards: the person's import and apps' queries")

@@ -48,6 +48,11 @@ package enum SmartHealthCardDecoder {
             }
         }
         let count = total ?? 0
+        // Each chunk is one line: a count past the lines given cannot be met (and is not enumerated — a code may claim
+        // billions of chunks).
+        guard count <= lines.count else {
+            throw HKError.invalidArgument("the shc:/ code has \(count) chunks, but \(lines.count) \(lines.count == 1 ? "was" : "were") given")
+        }
         let missing = (1...max(count, 1)).filter { chunks[$0] == nil }
         guard missing.isEmpty else {
             throw HKError.invalidArgument("chunk \(missing.map(String.init).joined(separator: ", ")) of \(count) is missing")
