@@ -62,7 +62,11 @@ struct CardsCommand: ParsableCommand {
             for record in summary.unverified { print("kept unverified: \(CardsCommand.line(record))") }
             if summary.alreadyStored > 0 { print("\(summary.alreadyStored) already in the store") }
             for problem in summary.rejected { print("rejected: \(problem)") }
-            if summary.verified.isEmpty && summary.unverified.isEmpty && summary.alreadyStored == 0 { throw ExitCode.failure }
+            if summary.verified.isEmpty && summary.unverified.isEmpty && summary.alreadyStored == 0 {
+                throw CommandFailure(summary.rejected.count == 1
+                    ? "the card in \(path) was not imported: \(summary.rejected[0].message)"
+                    : "none of the \(summary.rejected.count) cards in \(path) was imported (the reasons are above)")
+            }
         }
     }
 

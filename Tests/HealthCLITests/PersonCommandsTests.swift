@@ -127,6 +127,9 @@ struct PersonCommandsTests {
         let card = shc.appendingPathComponent("examples/example-00-e-file.smart-health-card").path
         let untrusted = try health("cards", "import", card)
         #expect(untrusted.status != 0 && untrusted.stdout.contains("is not among the trusted issuers"))
+        // A failure says so on standard error, naming the file and why (found by the command-line fuzz: it was silent).
+        #expect(untrusted.stderr == "Error: the card in \(card) was not imported: the issuer https://spec.smarthealth.cards/examples/issuer is not among the trusted issuers; trust it, or import the card as unverified\n",
+                "\(untrusted.stderr)")
         let kid = "3Kfdg-XwP-7gXyywtUfUADwBumDOPKMQx-iELL11W9s"
         let trust = try health("cards", "trust", "https://spec.smarthealth.cards/examples/issuer",
                                "--jwks", shc.appendingPathComponent("issuer/.well-known/jwks.json").path,

@@ -45,5 +45,10 @@ struct SyntheticPersonTests {
         let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString)"))
         #expect(throws: HKError(.errorInvalidArgument)) { try person.generate(SyntheticPerson(days: 0)) }
         #expect(throws: HKError(.errorInvalidArgument)) { try person.generate(SyntheticPerson(days: 1, heartRateInterval: 0)) }
+        // Found by the command-line fuzz: --days 9223372036854775807 generated (from the year -2.5e16) until killed.
+        let started = Date()
+        #expect(throws: HKError(.errorInvalidArgument)) { try person.generate(SyntheticPerson(days: .max)) }
+        #expect(throws: HKError(.errorInvalidArgument)) { try person.generate(SyntheticPerson(days: 36_501)) }
+        #expect(Date().timeIntervalSince(started) < 1)
     }
 }

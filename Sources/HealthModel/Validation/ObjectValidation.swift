@@ -4,13 +4,21 @@ package import Foundation
 /// OpenHealthKit's throwing `validated(…)` factories. Each failure is an
 /// `HKError(.errorInvalidArgument)` whose message names the problem.
 package enum ObjectValidation {
-    /// A sample's dates: both finite, and the end not before the start.
+    /// The dates a sample may have: the years 1 to 9999 (UTC, proleptic Gregorian), what an export's dates and
+    /// ISO 8601 can write. Past them, dates cannot be exported or shown, and day arithmetic overflows.
+    package static let possibleDates = Date(timeIntervalSince1970: -62_135_596_800)..<Date(timeIntervalSince1970: 253_402_300_800)
+
+    /// A sample's dates: both finite, within the years 1 to 9999, and the end not before the start.
     package static func checkInterval(start: Date, end: Date, of what: String) throws {
         guard start.timeIntervalSinceReferenceDate.isFinite else {
             throw HKError.invalidArgument("\(what) has a non-finite start date")
         }
         guard end.timeIntervalSinceReferenceDate.isFinite else {
             throw HKError.invalidArgument("\(what) has a non-finite end date")
+        }
+        for (name, date) in [("start", start), ("end", end)] where !possibleDates.contains(date) {
+            throw HKError.invalidArgument(
+                "\(what)'s \(name) date is \(date.timeIntervalSince1970) seconds from 1970, outside the years 1 to 9999 that dates can be written in")
         }
         guard end >= start else {
             throw HKError.invalidArgument(

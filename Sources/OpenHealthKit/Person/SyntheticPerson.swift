@@ -195,10 +195,17 @@ public struct SyntheticPerson: Sendable {
 }
 
 extension HealthPerson {
+    /// The most days `generate` makes.
+    public static let mostGeneratedDays = 36_500
+
     /// Fills the store with `person`'s data, one transaction per day; `progress` hears each finished day.
     @discardableResult
     public func generate(_ person: SyntheticPerson, progress: (@Sendable (Int) -> Void)? = nil) throws -> SyntheticPerson.Summary {
         guard person.days > 0 else { throw HKError.invalidArgument("generate at least one day (asked for \(person.days))") }
+        // A hundred years: more is no person's history, and runs for days (a year is ~1.6 million samples).
+        guard person.days <= Self.mostGeneratedDays else {
+            throw HKError.invalidArgument("generate at most \(Self.mostGeneratedDays.formatted()) days, a hundred years (asked for \(person.days.formatted()))")
+        }
         guard person.heartRateInterval >= 1 else {
             throw HKError.invalidArgument("heart-rate readings must be at least 1 second apart (asked for \(person.heartRateInterval))")
         }

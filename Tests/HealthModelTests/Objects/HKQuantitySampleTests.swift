@@ -91,4 +91,18 @@ struct HKQuantitySampleTests {
                                  start: Date(), end: Date())
         }
     }
+
+    /// Found by the command-line fuzz: a sample dated in the year -2.5e16 was stored, and every later export crashed
+    /// converting its date. Dates must fall within the years 1 to 9999, which an export can write.
+    @Test func datesOutsideTheYearsOneToNineThousandNineHundredNinetyNineAreRefused() throws {
+        let count = HKQuantity(unit: .count(), doubleValue: 1)
+        let firstInstant = Date(timeIntervalSince1970: -62_135_596_800), lastInstant = Date(timeIntervalSince1970: 253_402_300_799)
+        _ = try HKQuantitySample.validated(type: HKQuantityType(.stepCount), quantity: count, start: firstInstant, end: lastInstant)
+        for (start, end) in [(firstInstant.addingTimeInterval(-1), t0), (t0, lastInstant.addingTimeInterval(1)),
+                             (Date(timeIntervalSince1970: -8e23), t0)] {
+            #expect(throws: HKError.self) {
+                _ = try HKQuantitySample.validated(type: HKQuantityType(.stepCount), quantity: count, start: start, end: end)
+            }
+        }
+    }
 }
