@@ -67,6 +67,36 @@ struct DamagedImportTests {
         #expect(contents(temporary).isEmpty, "\(contents(temporary))")
     }
 
+    /// An archive holding export.xml twice (one entry renamed after packing): which is the person's export cannot be
+    /// told, so nothing is imported, in one sentence (it used to import the first and say nothing).
+    @Test func anArchiveHoldingAFileTwiceIsRefusedInOneSentence() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("duplicate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let export = folder.appendingPathComponent("unpacked/apple_health_export")
+        try FileManager.default.createDirectory(at: export, withIntermediateDirectories: true)
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n</HealthData>\n"
+        try Data(xml.utf8).write(to: export.appendingPathComponent("export.xml"))
+        try Data(xml.utf8).write(to: export.appendingPathComponent("export.xmX"))
+        let zip = folder.appendingPathComponent("export.zip")
+        try ExportZip.pack(export, into: zip)
+        // Names are stored as they are, in the local header and the central directory: rename the second file there.
+        var bytes = [UInt8](try Data(contentsOf: zip))
+        let from = Array("export.xmX".utf8)
+        var renamed = 0
+        for index in 0...(bytes.count - from.count) where Array(bytes[index..<index + from.count]) == from {
+            bytes[index + from.count - 1] = UInt8(ascii: "l")
+            renamed += 1
+        }
+        #expect(renamed == 2)
+        try Data(bytes).write(to: zip)
+        let store = folder.appendingPathComponent("store")
+        let run = try runHealth(["import", zip.path, "--store", store.path])
+        #expect(run.status != 0)
+        #expect(run.stderr.hasPrefix("Error: export.zip holds apple_health_export/export.xml twice: the archive was damaged or altered"),
+                "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1 && !run.stderr.contains("NSCocoaErrorDomain"), "\(run.stderr)")
+    }
+
     /// An import of export.zip stopped mid-way (SIGTERM, or SIGKILL: no cleanup at all) leaves nothing of the export in
     /// the temporary folder: the archive is read in place, never unpacked.
     @Test(arguments: [SIGTERM, SIGKILL])

@@ -44,7 +44,7 @@ package final class ZipArchiveReader: @unchecked Sendable {
     package let name: String
     /// Every file and folder entry, in directory order (symbolic links are left out: an export has none).
     package let entries: [Entry]
-    /// Each entry by its path (the first, should a path repeat).
+    /// Each entry by its path (a file path never repeats: such an archive is refused).
     private let byPath: [String: Entry]
     private let descriptor: Int32
     let fileSize: UInt64
@@ -226,6 +226,12 @@ package final class ZipArchiveReader: @unchecked Sendable {
         let spans = entries.filter { !$0.isDirectory || $0.compressedSize > 0 }.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
         for (earlier, later) in zip(spans, spans.dropFirst()) where earlier.localHeaderOffset + 30 + earlier.compressedSize > later.localHeaderOffset {
             throw HKError.invalidArgument("\(name): the entries \(earlier.path) and \(later.path) overlap: refused as a zip bomb")
+        }
+        // Two entries at one path: which is the person's file cannot be told (unzip tools disagree), so neither is.
+        var seen = Set<String>()
+        for entry in entries where !entry.isDirectory && !seen.insert(entry.path).inserted {
+            throw HKError.invalidArgument("\(name) holds \(entry.path) twice: the archive was damaged or altered and which copy is the export "
+                                          + "cannot be told; nothing imported")
         }
         return entries
     }
