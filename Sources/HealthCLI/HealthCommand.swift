@@ -21,6 +21,11 @@ struct HealthCommand: AsyncParsableCommand {
     /// (`CommandFailure.sentence(for:)`): an `NSCocoaErrorDomain … UserInfo={…}` dump says nothing to them. Negative
     /// numbers are arguments, not options (`NumberArgument`).
     static func main() async {
+        // A program started from a thread that blocks signals inherits its mask (Dispatch's worker threads block most,
+        // and Foundation's Process passes the mask on): SIGTERM and SIGINT would then never stop `health`. Start clean.
+        var none = sigset_t()
+        sigemptyset(&none)
+        sigprocmask(SIG_SETMASK, &none, nil)
         do {
             var command = try parseAsRoot(CommandLine.arguments.dropFirst().map(NumberArgument.protectingNegative))
             if var asyncCommand = command as? any AsyncParsableCommand {
