@@ -737,6 +737,14 @@ package struct ExportImportReader {
                 report(line: tag.line, element: "Location", reason: "a Location at latitude \(latitude), longitude \(longitude)")
                 return nil
             }
+            // What the store refuses (NaN is stored as NULL, which a route's columns do not take): a measure that is not
+            // a finite number.
+            if let key = ["altitude", "horizontalAccuracy", "verticalAccuracy", "course", "speed"].first(where: { key in
+                a[key].map { Double($0)?.isFinite != true } ?? false
+            }) {
+                report(line: tag.line, element: "Location", reason: "a Location whose \(key) is not a finite number (\(a[key]!.prefix(40)))")
+                return nil
+            }
             func number(_ key: String, _ missing: Double) -> Double { a[key].flatMap(Double.init) ?? missing }
             return CLLocation(coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: number("altitude", 0),
                               horizontalAccuracy: number("horizontalAccuracy", 0), verticalAccuracy: number("verticalAccuracy", -1),

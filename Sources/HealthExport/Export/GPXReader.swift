@@ -79,6 +79,10 @@ package enum GPXReader {
                 problem = problem ?? "a track point at latitude \(open.latitude), longitude \(open.longitude) (line \(parser.lineNumber))"
                 return
             }
+            if let key = ["ele", "hAcc", "vAcc", "course", "speed"].first(where: { key in values[key].map { Double($0)?.isFinite != true } ?? false }) {
+                problem = problem ?? "a track point whose \(key) is not a finite number (line \(parser.lineNumber))"
+                return
+            }
             func number(_ key: String, _ missing: Double) -> Double { values[key].flatMap(Double.init) ?? missing }
             locations.append(CLLocation(coordinate: CLLocationCoordinate2D(latitude: open.latitude, longitude: open.longitude),
                                         altitude: number("ele", 0), horizontalAccuracy: number("hAcc", 0), verticalAccuracy: number("vAcc", -1),

@@ -72,6 +72,9 @@ struct HostileExportTests {
          "average is nan"),
         (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"> <WorkoutRoute sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"> <Location date="2026-10-01 10:00:00 +0100" latitude="nan" longitude="6.1"/> <Location date="2026-11-31 10:00:00 +0100" latitude="49.6" longitude="6.1"/> </WorkoutRoute> </Workout>"#,
          "date is not a possible date"),
+        // Found by the importer fuzz: a NaN accuracy reached the store as NULL, and its NOT NULL stopped the import.
+        (#" <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"> <WorkoutRoute sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100"> <Location date="2026-10-01 10:00:00 +0100" latitude="49.6" longitude="6.1" horizontalAccuracy="-nan"/> <Location date="2026-10-01 10:01:00 +0100" latitude="49.6" longitude="6.1" verticalAccuracy="NaN"/> </WorkoutRoute> </Workout>"#,
+         "horizontalAccuracy is not a finite number"),
         // One bad activity summary is left out; it does not stop the import.
         (#" <ActivitySummary dateComponents="2026-10-01" activeEnergyBurned="nan" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="kcal"/>"#,
          "activeEnergyBurned"),
@@ -128,7 +131,8 @@ struct HostileMeTests {
 @Suite("Hostile route files")
 struct HostileRouteFileTests {
     @Test(arguments: [(#"<trkpt lon="6.1" lat="nan"><time>2026-10-01T09:00:00Z</time></trkpt>"#, "latitude nan"),
-                      (#"<trkpt lon="6.1" lat="49.6"><time>2026-02-30T09:00:00Z</time></trkpt>"#, "without a possible time")])
+                      (#"<trkpt lon="6.1" lat="49.6"><time>2026-02-30T09:00:00Z</time></trkpt>"#, "without a possible time"),
+                      (#"<trkpt lon="6.1" lat="49.6"><ele>nan</ele><time>2026-10-01T09:01:00Z</time></trkpt>"#, "ele is not a finite number")])
     func aRouteFileWithAnImpossiblePointIsReportedAndTheRestLands(point: String, reason: String) throws {
         let folder = try export(good + "\n" + #"""
              <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" startDate="2026-10-01 10:00:00 +0100" endDate="2026-10-01 10:30:00 +0100">
