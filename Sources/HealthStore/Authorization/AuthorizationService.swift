@@ -15,31 +15,12 @@ package struct AuthorizationService: Sendable {
 
     /// Records (or updates) an app's manifest.
     package func register(_ manifest: AppManifest) throws {
-        guard !manifest.bundleIdentifier.isEmpty else {
-            throw HKError.invalidArgument("the app manifest has an empty CFBundleIdentifier")
-        }
-        guard manifest.bundleIdentifier != AuthorizationService.personReader else {
-            throw HKError.invalidArgument("\"\(manifest.bundleIdentifier)\" is reserved for the person's own view; it is not a bundle identifier")
-        }
-        let identifier = manifest.bundleIdentifier
-        if let owner = Self.reservedPrefixes.first(where: { identifier.lowercased().hasPrefix($0.prefix) })?.owner {
-            throw HKError(.errorAuthorizationDenied, "an app cannot register as \(identifier): that identity belongs to \(owner)")
-        }
-        func checkNotTaken(_ existing: AppRecord?) throws {
-            if let existing, existing.name != manifest.name {
-                throw HKError(.errorAuthorizationDenied, """
-                    \(identifier) is registered to the app "\(existing.name)"; "\(manifest.name)" cannot register under the same \
-                    bundle identifier
-                    """)
-            }
-        }
-        if database.isReadOnly {
-            // A snapshot records nothing: the app is checked, and reads what the store says about it.
-            return try checkNotTaken(try read { db in try AppRecord.fetchOne(db, key: identifier) })
-        }
+        try checkRegistrable(manifest)
+        // A snapshot records nothing: the app is checked, and reads what the store says about it.
+        if database.isReadOnly { return }
         try write { db in
-            let existing = try AppRecord.fetchOne(db, key: identifier)
-            try checkNotTaken(existing)
+            let existing = try AppRecord.fetchOne(db, key: manifest.bundleIdentifier)
+            if let taken = Self.taken(existing, by: manifest) { throw taken }
 
             try AppRecord(
                 bundleIdentifier: manifest.bundleIdentifier, name: manifest.name, version: manifest.version,
@@ -53,6 +34,31 @@ package struct AuthorizationService: Sendable {
                                arguments: [manifest.bundleIdentifier, type])
             }
         }
+    }
+
+    /// Checks that `manifest` names an identity an app may have: not empty, not the person's view, not reserved, and
+    /// not another app's (a different name under the same bundle identifier).
+    package func checkRegistrable(_ manifest: AppManifest) throws {
+        guard !manifest.bundleIdentifier.isEmpty else {
+            throw HKError.invalidArgument("the app manifest has an empty CFBundleIdentifier")
+        }
+        guard manifest.bundleIdentifier != AuthorizationService.personReader else {
+            throw HKError.invalidArgument("\"\(manifest.bundleIdentifier)\" is reserved for the person's own view; it is not a bundle identifier")
+        }
+        let identifier = manifest.bundleIdentifier
+        if let owner = Self.reservedPrefixes.first(where: { identifier.lowercased().hasPrefix($0.prefix) })?.owner {
+            throw HKError(.errorAuthorizationDenied, "an app cannot register as \(identifier): that identity belongs to \(owner)")
+        }
+        if let taken = Self.taken(try read { db in try AppRecord.fetchOne(db, key: identifier) }, by: manifest) { throw taken }
+    }
+
+    /// The refusal when `existing`, the app recorded under `manifest`'s bundle identifier, is another app.
+    static func taken(_ existing: AppRecord?, by manifest: AppManifest) -> HKError? {
+        guard let existing, existing.name != manifest.name else { return nil }
+        return HKError(.errorAuthorizationDenied, """
+            \(manifest.bundleIdentifier) is registered to the app "\(existing.name)"; "\(manifest.name)" cannot register under the \
+            same bundle identifier
+            """)
     }
 
     /// Identities no app may claim: they name Apple's apps and the person's devices, and the sources imports create.

@@ -164,6 +164,12 @@ extension HealthDatabase {
         CREATE TABLE "storeSecret" ("name" TEXT PRIMARY KEY NOT NULL, "value" BLOB NOT NULL) WITHOUT ROWID
         """#,
         #"""
+        CREATE TABLE "appRegistration" ("id" TEXT PRIMARY KEY NOT NULL, "bundleIdentifier" TEXT NOT NULL, "manifest" BLOB NOT NULL, "state" TEXT NOT NULL CHECK ("state" IN ('pending', 'approved', 'denied', 'revoked')), "secretHash" BLOB NOT NULL, "tokenHash" BLOB, "createdAt" DOUBLE NOT NULL, "decidedAt" DOUBLE, "tokenIssuedAt" DOUBLE) WITHOUT ROWID
+        """#,
+        #"""
+        CREATE INDEX "appRegistration_on_bundleIdentifier" ON "appRegistration"("bundleIdentifier")
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

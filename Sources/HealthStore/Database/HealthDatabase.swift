@@ -719,6 +719,21 @@ package final class HealthDatabase: Sendable {
                 t.column("value", .blob).notNull()
             }
         }
+        migrator.registerMigration("v25: app registrations") { db in
+            // Apps of the daemon (`health serve`): each registration's manifest, the person's decision, and the hashes of
+            // the secret that claims its credential and of the credential itself (never the secrets).
+            try db.create(table: "appRegistration", options: .withoutRowID) { t in
+                t.primaryKey("id", .text)
+                t.column("bundleIdentifier", .text).notNull().indexed()
+                t.column("manifest", .blob).notNull()
+                t.column("state", .text).notNull().check { ["pending", "approved", "denied", "revoked"].contains($0) }
+                t.column("secretHash", .blob).notNull()
+                t.column("tokenHash", .blob)
+                t.column("createdAt", .double).notNull()
+                t.column("decidedAt", .double)
+                t.column("tokenIssuedAt", .double)
+            }
+        }
         return migrator
     }()
 }
