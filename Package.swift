@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
     ],
     targets: [
         // The value layer: identifiers, units, quantities, objects, errors. No I/O.
@@ -50,6 +51,14 @@ let package = Package(
         ),
         // The public, Apple-compatible API (`import OpenHealthKit`).
         .target(name: "OpenHealthKit", dependencies: ["HealthModel", "HealthStore", "HealthExport"], swiftSettings: strictSettings),
+        // The daemon's HTTP API (`health serve`): the OpenAPI document, the types, server stubs and client generated from
+        // it by swift-openapi-generator's command-line tool (Scripts/generate_openapi.sh; committed, and checked by a
+        // test), and the exact date transcoding both sides use. Generated code is not held to `strictSettings`.
+        .target(
+            name: "HealthAPI",
+            dependencies: ["HealthModel", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            exclude: ["openapi.json", "openapi-generator-config.yaml"]
+        ),
         // The seeds' app-side components, for any UI: authorization-management state, trigger-driven requests.
         .target(name: "OpenHealthKitUI", dependencies: ["OpenHealthKit"], swiftSettings: strictSettings),
         // The `health` command-line tool.
@@ -74,7 +83,7 @@ let package = Package(
         .testTarget(
             name: "OpenHealthKitTests",
             dependencies: [
-                "OpenHealthKit", "HealthStore", .product(name: "GRDB", package: "GRDB.swift"),
+                "OpenHealthKit", "HealthStore", "HealthAPI", .product(name: "GRDB", package: "GRDB.swift"),
                 // The health-card fuzz signs its own cards (ES256 over a raw-DEFLATE payload).
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],

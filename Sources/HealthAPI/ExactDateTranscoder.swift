@@ -1,0 +1,127 @@
+package import Foundation
+package import OpenAPIRuntime
+
+/// Dates on the wire as RFC 3339 (`2026-11-24T08:30:00.1234567Z`), with as many fractional digits as the `Date` needs
+/// to come back identical: an app cannot tell a daemon from the embedded store by its dates (ISO 8601 with
+/// milliseconds would move every sample's date by up to half a millisecond). Any offset is read; UTC is written.
+package struct ExactDateTranscoder: DateTranscoder {
+    package init() {}
+
+    package func encode(_ date: Date) throws -> String {
+        // Counted as Date counts (from 2001): converting to seconds from 1970 and back could round.
+        let seconds = date.timeIntervalSinceReferenceDate
+        guard seconds.isFinite, (Self.firstSecond..<Self.endSecond).contains(seconds) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the date \(seconds) s from 2001 is outside the years 1 to 9999"))
+        }
+        let whole = seconds.rounded(.down)
+        // The fraction (exact: a Double minus its whole part), with enough decimals for 17 significant digits in all.
+        let integerDigits = whole == 0 ? 0 : String(Int64(abs(whole))).count
+        var fraction = String(format: "%.\(integerDigits == 0 ? 40 : max(17 - integerDigits, 1))f", seconds - whole)
+        var carry = Int64(0)
+        if fraction.hasPrefix("1") { carry = 1; fraction = "0" }  // rounded up to a whole second
+        var digits = fraction.hasPrefix("0.") ? String(fraction.dropFirst(2)) : ""
+        while digits.hasSuffix("0") { digits.removeLast() }
+        let (days, secondOfDay) = (Int64(whole) + carry + Self.referenceFrom1970).quotientAndRemainder(dividingBy: 86_400)
+        let day = secondOfDay < 0 ? days - 1 : days, second = secondOfDay < 0 ? secondOfDay + 86_400 : secondOfDay
+        let (year, month, dayOfMonth) = Self.civil(fromDays: day)
+        var text = String(format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld", year, month, dayOfMonth, second / 3600, second / 60 % 60, second % 60)
+        if !digits.isEmpty { text += "." + digits }
+        return text + "Z"
+    }
+
+    /// 2001-01-01 in seconds from 1970.
+    static let referenceFrom1970: Int64 = 978_307_200
+    /// The first instant of the year 1 and of the year 10000, in seconds from 2001.
+    static let firstSecond = Double(-62_135_596_800 - referenceFrom1970), endSecond = Double(253_402_300_800 - referenceFrom1970)
+
+    package func decode(_ text: String) throws -> Date {
+        let bytes = Array(text.utf8)
+        func fail() -> DecodingError {
+            DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(text.prefix(64)) is not an RFC 3339 date-time"))
+        }
+        func number(_ range: Range<Int>) throws -> Int64 {
+            guard range.upperBound <= bytes.count, bytes[range].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { throw fail() }
+            return bytes[range].reduce(0) { $0 * 10 + Int64($1 - 0x30) }
+        }
+        guard bytes.count >= 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54 || bytes[10] == 0x74,
+              bytes[13] == 0x3A, bytes[16] == 0x3A else { throw fail() }
+        let (year, month, day) = (try number(0..<4), try number(5..<7), try number(8..<10))
+        let (hour, minute, second) = (try number(11..<13), try number(14..<16), try number(17..<19))
+        guard year >= 1, (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60 else { throw fail() }
+        var index = 19
+        var fraction = ""
+        if bytes[index] == 0x2E {
+            index += 1
+            let start = index
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            guard index > start, index - start <= 30 else { throw fail() }
+            fraction = String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+        var offset: Int64 = 0
+        guard index < bytes.count else { throw fail() }
+        if bytes[index] == 0x5A || bytes[index] == 0x7A {
+            index += 1
+        } else if bytes[index] == 0x2B || bytes[index] == 0x2D, index + 6 == bytes.count, bytes[index + 3] == 0x3A {
+            let hours = try number(index + 1..<index + 3), minutes = try number(index + 4..<index + 6)
+            guard hours <= 14, minutes < 60 else { throw fail() }
+            offset = (hours * 3600 + minutes * 60) * (bytes[index] == 0x2B ? 1 : -1)
+            index += 6
+        } else {
+            throw fail()
+        }
+        guard index == bytes.count else { throw fail() }
+        let whole = Self.days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset - Self.referenceFrom1970
+        // The decimal whole.fraction, read once: the nearest Double, as encode wrote it.
+        let decimal: String
+        if fraction.isEmpty || whole >= 0 {
+            decimal = "\(whole)" + (fraction.isEmpty ? "" : ".\(fraction)")
+        } else {
+            // whole + 0.f for a negative whole: -(|whole| - 1).(10^n - f)
+            let n = fraction.count
+            var complement = Array(repeating: UInt8(0), count: n), borrow = 0
+            let digits = fraction.utf8.map { Int($0 - 0x30) }
+            for position in stride(from: n - 1, through: 0, by: -1) {
+                var value = (position == n - 1 ? 10 : 9) - digits[position] - borrow
+                borrow = 0
+                if value < 0 { value += 10; borrow = 1 }
+                complement[position] = UInt8(value)
+            }
+            let allZero = digits.allSatisfy { $0 == 0 }
+            decimal = allZero ? "\(whole)" : "-\(-whole - 1)." + complement.map { String($0) }.joined()
+        }
+        guard let seconds = Double(decimal) else { throw fail() }
+        return Date(timeIntervalSinceReferenceDate: seconds)
+    }
+
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The proleptic Gregorian date `days` after 1970-01-01 (civil_from_days).
+    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
