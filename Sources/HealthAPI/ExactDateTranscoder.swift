@@ -1,5 +1,6 @@
 package import Foundation
 package import OpenAPIRuntime
+import HealthModel
 
 /// Dates on the wire as RFC 3339 (`2026-11-24T08:30:00.1234567Z`), with as many fractional digits as the `Date` needs
 /// to come back identical: an app cannot tell a daemon from the embedded store by its dates (ISO 8601 with
@@ -15,39 +16,40 @@ package struct ExactDateTranscoder: DateTranscoder {
         }
         let whole = seconds.rounded(.down)
         // The fraction (exact: a Double minus its whole part), with enough decimals for 17 significant digits in all.
-        let integerDigits = whole == 0 ? 0 : String(Int64(abs(whole))).count
+        let integerDigits = whole == 0 ? 0 : String(Int(abs(whole))).count
         var fraction = String(format: "%.\(integerDigits == 0 ? 40 : max(17 - integerDigits, 1))f", seconds - whole)
-        var carry = Int64(0)
+        var carry = 0
         if fraction.hasPrefix("1") { carry = 1; fraction = "0" }  // rounded up to a whole second
         var digits = fraction.hasPrefix("0.") ? String(fraction.dropFirst(2)) : ""
         while digits.hasSuffix("0") { digits.removeLast() }
-        let (days, secondOfDay) = (Int64(whole) + carry + Self.referenceFrom1970).quotientAndRemainder(dividingBy: 86_400)
+        let (days, secondOfDay) = (Int(whole) + carry + Self.referenceFrom1970).quotientAndRemainder(dividingBy: 86_400)
         let day = secondOfDay < 0 ? days - 1 : days, second = secondOfDay < 0 ? secondOfDay + 86_400 : secondOfDay
-        let (year, month, dayOfMonth) = Self.civil(fromDays: day)
-        var text = String(format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld", year, month, dayOfMonth, second / 3600, second / 60 % 60, second % 60)
+        let (year, month, dayOfMonth) = CivilDate.date(daysFrom1970: day)
+        var text = String(format: "%04ld-%02ld-%02ldT%02ld:%02ld:%02ld", year, month, dayOfMonth, second / 3600, second / 60 % 60, second % 60)
         if !digits.isEmpty { text += "." + digits }
         return text + "Z"
     }
 
     /// 2001-01-01 in seconds from 1970.
-    static let referenceFrom1970: Int64 = 978_307_200
+    static let referenceFrom1970 = 978_307_200
     /// The first instant of the year 1 and of the year 10000, in seconds from 2001.
-    static let firstSecond = Double(-62_135_596_800 - referenceFrom1970), endSecond = Double(253_402_300_800 - referenceFrom1970)
+    static let firstSecond = Double(CivilDate.writableSeconds.lowerBound - referenceFrom1970),
+               endSecond = Double(CivilDate.writableSeconds.upperBound - referenceFrom1970)
 
     package func decode(_ text: String) throws -> Date {
         let bytes = Array(text.utf8)
         func fail() -> DecodingError {
             DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(text.prefix(64)) is not an RFC 3339 date-time"))
         }
-        func number(_ range: Range<Int>) throws -> Int64 {
+        func number(_ range: Range<Int>) throws -> Int {
             guard range.upperBound <= bytes.count, bytes[range].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { throw fail() }
-            return bytes[range].reduce(0) { $0 * 10 + Int64($1 - 0x30) }
+            return bytes[range].reduce(0) { $0 * 10 + Int($1 - 0x30) }
         }
         guard bytes.count >= 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54 || bytes[10] == 0x74,
               bytes[13] == 0x3A, bytes[16] == 0x3A else { throw fail() }
         let (year, month, day) = (try number(0..<4), try number(5..<7), try number(8..<10))
         let (hour, minute, second) = (try number(11..<13), try number(14..<16), try number(17..<19))
-        guard year >= 1, (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
+        guard year >= 1, (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year),
               hour < 24, minute < 60, second < 60 else { throw fail() }
         var index = 19
         var fraction = ""
@@ -58,7 +60,7 @@ package struct ExactDateTranscoder: DateTranscoder {
             guard index > start, index - start <= 30 else { throw fail() }
             fraction = String(decoding: bytes[start..<index], as: UTF8.self)
         }
-        var offset: Int64 = 0
+        var offset = 0
         guard index < bytes.count else { throw fail() }
         if bytes[index] == 0x5A || bytes[index] == 0x7A {
             index += 1
@@ -71,7 +73,7 @@ package struct ExactDateTranscoder: DateTranscoder {
             throw fail()
         }
         guard index == bytes.count else { throw fail() }
-        let whole = Self.days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset - Self.referenceFrom1970
+        let whole = CivilDate.daysFrom1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset - Self.referenceFrom1970
         // The decimal whole.fraction, read once: the nearest Double, as encode wrote it.
         let decimal: String
         if fraction.isEmpty || whole >= 0 {
@@ -92,36 +94,5 @@ package struct ExactDateTranscoder: DateTranscoder {
         }
         guard let seconds = Double(decimal) else { throw fail() }
         return Date(timeIntervalSinceReferenceDate: seconds)
-    }
-
-    static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The proleptic Gregorian date `days` after 1970-01-01 (civil_from_days).
-    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

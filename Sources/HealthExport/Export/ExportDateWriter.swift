@@ -1,4 +1,5 @@
 import Foundation
+import HealthModel
 
 /// Writes instants in the export's form, `yyyy-MM-dd HH:mm:ss ±hhmm`, by hand — a `DateFormatter` per date would cost
 /// more than the rest of an export. Each instant is shown in a zone: the sample's own (its `HKTimeZone` metadata)
@@ -66,16 +67,7 @@ struct ExportDateWriter {
         let unix = Int((reference + Date.timeIntervalBetween1970AndReferenceDate).rounded(.down)) + offset
         var days = unix / 86_400, secondOfDay = unix % 86_400
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
-        // The civil date of a day count from 1970-01-01 (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilDate.date(daysFrom1970: days)
 
         func digits(_ value: Int, _ count: Int) {
             var divisor = 1

@@ -6,7 +6,8 @@ package import Foundation
 package enum ObjectValidation {
     /// The dates a sample may have: the years 1 to 9999 (UTC, proleptic Gregorian), what an export's dates and
     /// ISO 8601 can write. Past them, dates cannot be exported or shown, and day arithmetic overflows.
-    package static let possibleDates = Date(timeIntervalSince1970: -62_135_596_800)..<Date(timeIntervalSince1970: 253_402_300_800)
+    package static let possibleDates = Date(timeIntervalSince1970: TimeInterval(CivilDate.writableSeconds.lowerBound))
+        ..< Date(timeIntervalSince1970: TimeInterval(CivilDate.writableSeconds.upperBound))
 
     /// A sample's dates: both finite, within the years 1 to 9999, and the end not before the start.
     package static func checkInterval(start: Date, end: Date, of what: String) throws {

@@ -1,4 +1,5 @@
 package import Foundation
+import HealthModel
 
 /// The date forms of Apple Health exports: `yyyy-MM-dd HH:mm:ss ±hhmm`, and the compact `yyyyMMddHHmmss±hhmm` of
 /// 2015 exports. Parsed by hand — a `DateFormatter` per date costs more than everything else an import does.
@@ -42,24 +43,9 @@ package enum ExportDates {
     /// 23, a minute or second past 59 (no leap seconds: Apple's clocks do not show them), a year outside 1...9999.
     /// Refusing them here keeps an impossible date from being silently moved to another day.
     package static func secondsSince1970(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int) -> Int? {
-        guard (1...9999).contains(year), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+        guard (1...9999).contains(year), (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year),
               (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second) else { return nil }
-        // Days from 1970-01-01 to the civil date (Howard Hinnant's algorithm; years are positive here).
-        let y = month <= 2 ? year - 1 : year
-        let era = y / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
+        let days = CivilDate.daysFrom1970(year: year, month: month, day: day)
         return days * 86_400 + hour * 3600 + minute * 60 + second - offset
-    }
-
-    /// The length of `month` (1...12) in the Gregorian `year`.
-    @inline(__always) static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 }
