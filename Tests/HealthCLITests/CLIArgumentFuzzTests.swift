@@ -1,4 +1,5 @@
 import Foundation
+import HealthModel
 import Testing
 
 /// Random command lines for every `health` subcommand: well-formed ones with some arguments replaced by hostile
@@ -15,18 +16,6 @@ struct CLIArgumentFuzzTests {
     static let seed = ProcessInfo.processInfo.environment["OPENHEALTHKIT_FUZZ_SEED"].flatMap { UInt64($0) } ?? 20_261_124
     /// The longest one command may take (a debug build on a busy 2-core machine).
     static let timeLimit: TimeInterval = 30
-
-    /// SplitMix64, as the importer fuzz uses.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Good values for each kind of argument.
     static let good: [String: [String]] = [
@@ -96,7 +85,7 @@ struct CLIArgumentFuzzTests {
     ]
 
     /// One command line of `template`, some of its arguments hostile; with what was changed, for the report.
-    static func commandLine(_ template: [String], _ random: inout Generator, output: String) -> ([String], [String]) {
+    static func commandLine(_ template: [String], _ random: inout SplitMix64, output: String) -> ([String], [String]) {
         var words: [String] = [], changes: [String] = []
         var index = 0
         while index < template.count {
@@ -213,7 +202,7 @@ struct CLIArgumentFuzzTests {
     }
 
     @Test func everyCommandLineEndsWithAnAnswerOrOneClearError() throws {
-        var random = Generator(state: Self.seed &+ 5)
+        var random = SplitMix64(state: Self.seed &+ 5)
         let folder = try Self.prepare()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("store").path

@@ -27,7 +27,7 @@ struct QueryPrivacyPropertyTests {
 
     @Test(arguments: [UInt64(1), 2, 3])
     func everyQueryAnswersAsIfTheAppSawOnlyWhatItMayRead(seed: UInt64) async throws {
-        var random = SplitMix64(state: seed)
+        var random = PredicateRandom(state: seed)
         let mayRead = Dictionary(uniqueKeysWithValues: Self.apps.map { ($0, Bool.random(using: &random)) })
         // The data: each app writes a few overlapping step samples over two days.
         var written: [String: [HKQuantitySample]] = [:]

@@ -178,17 +178,11 @@ public struct SyntheticPerson: Sendable {
         return summary
     }
 
-    /// SplitMix64: small, fast, deterministic.
+    /// SplitMix64, with the draws the plan makes.
     struct Random {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator: SplitMix64
+        init(seed: UInt64) { generator = SplitMix64(state: seed) }
+        mutating func next() -> UInt64 { generator.next() }
         mutating func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * Double(next() >> 11) / Double(1 << 53) }
         mutating func chance(_ p: Double) -> Bool { uniform(0, 1) < p }
     }

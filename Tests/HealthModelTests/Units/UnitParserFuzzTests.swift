@@ -7,18 +7,6 @@ import Testing
 /// names the string (its first 100 characters when longer) and a position.
 @Suite("Unit parser fuzzing")
 struct UnitParserFuzzTests {
-    /// A small deterministic generator (SplitMix64), so failures reproduce.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Pieces of the grammar's alphabet: atoms, prefixes, operators, digits, and a few strangers.
     static let pieces = [
         "g", "kg", "mg", "mcg", "m", "km", "cm", "L", "mL", "dL", "l", "s", "ms", "min", "hr", "d", "J", "kJ", "cal",

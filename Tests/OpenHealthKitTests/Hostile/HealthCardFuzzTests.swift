@@ -53,7 +53,7 @@ struct HealthCardFuzzTests {
         jws.unicodeScalars.map { String(format: "%02d", Int($0.value) - 45) }.joined()
     }
 
-    static func text(of jws: String, as form: Form, _ random: inout FuzzGenerator) -> String {
+    static func text(of jws: String, as form: Form, _ random: inout SplitMix64) -> String {
         switch form {
         case .jws: return jws
         case .file: return #"{"verifiableCredential":["\#(jws)"]}"#
@@ -113,7 +113,7 @@ struct HealthCardFuzzTests {
     }
 
     @Test func hostilePayloadsSignedByATrustedIssuerAreStoredOrRejectedWithTheirReason() throws {
-        var random = FuzzGenerator(state: ImporterFuzzTests.seed &+ 3)
+        var random = SplitMix64(state: ImporterFuzzTests.seed &+ 3)
         let issuer = Issuer()
         let (person, folder) = try Self.person(trusting: issuer)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -153,7 +153,7 @@ struct HealthCardFuzzTests {
     }
 
     @Test func cardsDamagedAfterSigningAreNeverVerified() throws {
-        var random = FuzzGenerator(state: ImporterFuzzTests.seed &+ 4)
+        var random = SplitMix64(state: ImporterFuzzTests.seed &+ 4)
         let issuer = Issuer()
         let (person, folder) = try Self.person(trusting: issuer)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,19 +1,8 @@
 import Foundation
 import Testing
 @testable import HealthExport
+import HealthModel
 @testable import OpenHealthKit
-
-/// SplitMix64: a small generator whose sequence depends on its seed only, so that a failing case can be made again.
-struct FuzzGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Bytes in memory, read as a file is.
 final class MemoryStream: ByteStream {
@@ -90,7 +79,7 @@ struct ImporterFuzzTests {
                                   "\u{FEFF}", "\n", "<!DOCTYPE x [", "]>"]
 
     /// Applies one to three mutations to `bytes`; says which, for the report of a failing case.
-    static func mutate(_ original: [UInt8], _ random: inout FuzzGenerator) -> (bytes: [UInt8], description: String) {
+    static func mutate(_ original: [UInt8], _ random: inout SplitMix64) -> (bytes: [UInt8], description: String) {
         var bytes = original
         var done: [String] = []
         for _ in 0..<Int.random(in: 1...3, using: &random) {
@@ -269,7 +258,7 @@ struct ImporterFuzzTests {
     // MARK: The runs
 
     @Test func mutatedExportXMLIsStoredOrReportedNeverLostSilently() throws {
-        var random = FuzzGenerator(state: Self.seed)
+        var random = SplitMix64(state: Self.seed)
         try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: Self.folder) }
         let base = Self.folder.appendingPathComponent("base.xml")
@@ -290,7 +279,7 @@ struct ImporterFuzzTests {
     }
 
     @Test func mutatedExportZipIsReadWholeOrRefused() throws {
-        var random = FuzzGenerator(state: Self.seed &+ 1)
+        var random = SplitMix64(state: Self.seed &+ 1)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-fuzz-zip-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("apple_health_export"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -339,7 +328,7 @@ struct ImporterFuzzTests {
     }
 
     @Test func mutatedHealthRecordsAreStoredOrRejectedNeverLostSilently() throws {
-        var random = FuzzGenerator(state: Self.seed &+ 2)
+        var random = SplitMix64(state: Self.seed &+ 2)
         let source = Fixtures.root.appendingPathComponent("fhir/apple-health-export-sample/apple_health_export")
         let files = try FileManager.default.contentsOfDirectory(atPath: source.appendingPathComponent("clinical-records").path).sorted()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-fuzz-fhir-\(UUID().uuidString)")
@@ -372,7 +361,7 @@ struct ImporterFuzzTests {
     }
 
     /// A JSON document changed: bits flipped, cut short, a value replaced by a hostile one, a key removed.
-    static func mutateJSON(_ original: [UInt8], _ random: inout FuzzGenerator) -> ([UInt8], String) {
+    static func mutateJSON(_ original: [UInt8], _ random: inout SplitMix64) -> ([UInt8], String) {
         var bytes = original
         guard !bytes.isEmpty else { return (bytes, "empty") }
         switch Int.random(in: 0..<5, using: &random) {

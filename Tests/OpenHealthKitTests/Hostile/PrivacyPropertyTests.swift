@@ -83,7 +83,7 @@ private struct Model {
 
 /// One random case: a store, three apps and the model, stepped together.
 private struct World {
-    var random: SplitMix64
+    var random: PredicateRandom
     let seed: UInt64
     let folder: URL
     let person: HealthPerson
@@ -97,7 +97,7 @@ private struct World {
 
     init(seed: UInt64) async throws {
         self.seed = seed
-        random = SplitMix64(state: seed &* 0x9E37_79B9)
+        random = PredicateRandom(state: seed &* 0x9E37_79B9)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-privacy-\(seed)-\(UUID().uuidString)")
         person = try HealthPerson(storeDirectory: folder)
         let types = Set(PrivacyPropertyTests.kinds.map(\.identifier) + [PrivacyPropertyTests.energy.identifier])
