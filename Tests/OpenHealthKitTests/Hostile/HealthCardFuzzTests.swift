@@ -87,7 +87,7 @@ struct HealthCardFuzzTests {
             #expect(accounted == cards, "\(label): \(cards) card(s), \(accounted) accounted for")
             for problem in result.rejected {
                 #expect(!problem.message.isEmpty && !problem.message.contains("constraint"), "\(label): \(problem)")
-                tally.reasons[String(problem.message.map { $0.isNumber ? "#" : $0 }).replacingOccurrences(of: "##", with: "#"), default: 0] += 1
+                tally.count(problem.message)
             }
             for record in result.verified + result.unverified {
                 // What the person's tools show of a card: each must be representable.
@@ -98,9 +98,7 @@ struct HealthCardFuzzTests {
             return result
         } catch {
             ImporterFuzzTests.checkError(error, label)
-            tally.refused += 1
-            let reason = (error as? HKError)?.message ?? "\(error)"
-            tally.reasons[String(reason.map { $0.isNumber ? "#" : $0 }).replacingOccurrences(of: "##", with: "#"), default: 0] += 1
+            tally.refused(error)
             return nil
         }
     }

@@ -38,6 +38,15 @@ struct ImporterFuzzTests {
     final class Tally: @unchecked Sendable {
         var imported = 0, refused = 0, slowest: TimeInterval = 0
         var reasons: [String: Int] = [:]
+        /// Counts `reason` without its numbers, so that alike errors count together.
+        func count(_ reason: String) {
+            reasons[String(reason.map { $0.isNumber ? "#" : $0 }).replacingOccurrences(of: "##", with: "#"), default: 0] += 1
+        }
+        /// Counts an import that ended in `error`.
+        func refused(_ error: any Error) {
+            refused += 1
+            count((error as? HKError)?.message ?? "\(error)")
+        }
         func line(_ kind: String) -> String {
             let top = reasons.sorted { $0.value > $1.value }.prefix(5).map { "\($0.value)× \($0.key.prefix(90))" }.joined(separator: " | ")
             return "fuzz \(kind): \(imported + refused) mutants, \(imported) imported (accounting checked), \(refused) refused with an error; "
@@ -216,10 +225,7 @@ struct ImporterFuzzTests {
             return result
         } catch {
             checkError(error, label)
-            tally?.refused += 1
-            // The reason without its numbers, so that alike errors count together.
-            let reason = (error as? HKError)?.message ?? "\(error)"
-            tally?.reasons[String(reason.map { $0.isNumber ? "#" : $0 }).replacingOccurrences(of: "##", with: "#"), default: 0] += 1
+            tally?.refused(error)
             return nil
         }
     }
