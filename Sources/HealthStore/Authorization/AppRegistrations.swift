@@ -17,7 +17,7 @@ package struct AppRegistrations: Sendable {
     }
 
     /// Where a registration stands.
-    package enum State: String, Sendable, Codable, CaseIterable {
+    package enum State: String, Sendable {
         case pending, approved, denied, revoked
     }
 
@@ -48,20 +48,15 @@ package struct AppRegistrations: Sendable {
     /// identifier that belongs to another app); returns its id and the secret that claims its credential.
     package func register(_ manifest: AppManifest) throws -> (id: String, secret: String) {
         try AuthorizationService(database: database).checkRegistrable(manifest)
-        if let owner = try database.read({ db in
-            try Row.fetchAll(db, sql: "SELECT manifest FROM appRegistration WHERE bundleIdentifier = ? AND state != 'denied'",
-                             arguments: [manifest.bundleIdentifier])
-                .compactMap { try? JSONDecoder().decode(AppManifest.self, from: $0["manifest"] as Data) }
-                .first { $0.name != manifest.name }
-        }) {
-            throw HKError(.errorAuthorizationDenied, """
-                \(manifest.bundleIdentifier) is registered to the app "\(owner.name)"; "\(manifest.name)" cannot register under \
-                the same bundle identifier
-                """)
-        }
         let id = Self.random(bytes: 12), secret = Self.random(bytes: 32)
         let encoded = try JSONEncoder().encode(manifest)
         try database.write { db in
+            // Another app's registration under this bundle identifier (one the person has not denied).
+            let owner = try String.fetchOne(db, sql: """
+                SELECT json_extract(CAST(manifest AS TEXT), '$.CFBundleName') AS name FROM appRegistration
+                WHERE bundleIdentifier = ? AND state != 'denied' AND name != ? LIMIT 1
+                """, arguments: [manifest.bundleIdentifier, manifest.name])
+            if let taken = AuthorizationService.taken(owner, by: manifest) { throw taken }
             try db.execute(sql: """
                 INSERT INTO appRegistration (id, bundleIdentifier, manifest, state, secretHash, createdAt)
                 VALUES (?, ?, ?, 'pending', ?, ?)
@@ -80,13 +75,15 @@ package struct AppRegistrations: Sendable {
     /// The registration `reference` names: its id, or the bundle identifier of exactly one registration that is not
     /// denied (the newest pending or approved one).
     package func find(_ reference: String) throws -> Registration {
-        let all = try all()
-        if let byId = all.first(where: { $0.id == reference }) { return byId }
-        let byApp = all.filter { $0.manifest.bundleIdentifier == reference && $0.state != .denied && $0.state != .revoked }
-        guard let first = byApp.first else {
-            throw HKError.invalidArgument("no registration \(reference): `health apps` lists them")
+        let row = try database.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT * FROM appRegistration
+                WHERE id = ?1 OR (bundleIdentifier = ?1 AND state IN ('pending', 'approved'))
+                ORDER BY id = ?1 DESC, createdAt DESC LIMIT 1
+                """, arguments: [reference])
         }
-        return first
+        guard let row else { throw HKError.invalidArgument("no registration \(reference): `health apps` lists them") }
+        return Self.registration(row)
     }
 
     /// The person's decision on a registration. Approving records the app's manifest as the engine's own
@@ -118,12 +115,10 @@ package struct AppRegistrations: Sendable {
     /// Claims the credential of registration `id` with its `secret`. An unknown id and a wrong secret are the same
     /// answer (nil): nothing tells which registrations exist.
     package func claim(_ id: String, secret: String) throws -> Claim? {
-        try database.write { db -> Claim? in
+        let presented = Self.hash(secret)
+        return try database.write { db -> Claim? in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM appRegistration WHERE id = ?", arguments: [id]),
-                  Self.equal(row["secretHash"] as Data, Self.hash(secret)) else {
-                _ = Self.equal(Self.hash(secret), Self.hash(id))  // the same work as a real comparison
-                return nil
-            }
+                  Self.equal(row["secretHash"] as Data, presented) else { return nil }
             let state = State(rawValue: row["state"]) ?? .revoked
             switch state {
             case .pending: return .pending

@@ -20,7 +20,7 @@ package struct AuthorizationService: Sendable {
         if database.isReadOnly { return }
         try write { db in
             let existing = try AppRecord.fetchOne(db, key: manifest.bundleIdentifier)
-            if let taken = Self.taken(existing, by: manifest) { throw taken }
+            if let taken = Self.taken(existing?.name, by: manifest) { throw taken }
 
             try AppRecord(
                 bundleIdentifier: manifest.bundleIdentifier, name: manifest.name, version: manifest.version,
@@ -49,14 +49,15 @@ package struct AuthorizationService: Sendable {
         if let owner = Self.reservedPrefixes.first(where: { identifier.lowercased().hasPrefix($0.prefix) })?.owner {
             throw HKError(.errorAuthorizationDenied, "an app cannot register as \(identifier): that identity belongs to \(owner)")
         }
-        if let taken = Self.taken(try read { db in try AppRecord.fetchOne(db, key: identifier) }, by: manifest) { throw taken }
+        if let taken = Self.taken(try read({ db in try AppRecord.fetchOne(db, key: identifier) })?.name, by: manifest) { throw taken }
     }
 
-    /// The refusal when `existing`, the app recorded under `manifest`'s bundle identifier, is another app.
-    static func taken(_ existing: AppRecord?, by manifest: AppManifest) -> HKError? {
-        guard let existing, existing.name != manifest.name else { return nil }
+    /// The refusal when `existingName`, the name of the app recorded under `manifest`'s bundle identifier, is another
+    /// app's.
+    static func taken(_ existingName: String?, by manifest: AppManifest) -> HKError? {
+        guard let existingName, existingName != manifest.name else { return nil }
         return HKError(.errorAuthorizationDenied, """
-            \(manifest.bundleIdentifier) is registered to the app "\(existing.name)"; "\(manifest.name)" cannot register under the \
+            \(manifest.bundleIdentifier) is registered to the app "\(existingName)"; "\(manifest.name)" cannot register under the \
             same bundle identifier
             """)
     }

@@ -84,5 +84,10 @@ struct AppRegistrationTests {
         // The same app registering again (a lost credential) is a new registration for the person to decide.
         let again = try registrations.register(steps)
         #expect(try registrations.find(again.id).state == .pending)
+        // By bundle identifier: the newest registration still pending or approved.
+        #expect(try registrations.find("com.example.steps").id == again.id)
+        try registrations.decide(again.id, .denied)
+        #expect(try registrations.find("com.example.steps").id != again.id)
+        #expect(throws: HKError.self) { try registrations.find("com.example.nobody") }
     }
 }
