@@ -150,9 +150,7 @@ struct CLIArgumentFuzzTests {
         process.executableURL = healthExecutable
         process.arguments = arguments
         process.currentDirectoryURL = folder
-        var environment = ProcessInfo.processInfo.environment
-        environment["OPENHEALTHKIT_STORE"] = nil
-        environment["XDG_DATA_HOME"] = folder.appendingPathComponent("data").path
+        var environment = healthEnvironment(dataHome: folder.appendingPathComponent("data"))
         environment["OPENHEALTHKIT_APP"] = nil
         process.environment = environment
         let outURL = folder.appendingPathComponent("stdout"), errURL = folder.appendingPathComponent("stderr")

@@ -37,12 +37,7 @@ func runHealth(_ arguments: [String], input: String = "", in directory: URL? = n
         process.arguments = arguments
     }
     if let directory { process.currentDirectoryURL = directory }
-    var environment = ProcessInfo.processInfo.environment
-    environment["OPENHEALTHKIT_STORE"] = nil
-    // The default store is the per-user data folder: here, one of the run's own.
-    environment["XDG_DATA_HOME"] = (directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("ohk-data-\(UUID().uuidString)")).path
-    environment.merge(extra) { $1 }
-    process.environment = environment
+    process.environment = healthEnvironment(dataHome: directory, extra)
     let out = Pipe(), err = Pipe(), stdin = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -55,6 +50,16 @@ func runHealth(_ arguments: [String], input: String = "", in directory: URL? = n
     process.waitUntilExit()
     return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                   stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// The environment `health` runs in under test: this process's, without a store chosen by the environment, with the
+/// per-user data folder (the default store) in `dataHome` (a fresh temporary folder when nil), and `extra` added.
+func healthEnvironment(dataHome: URL?, _ extra: [String: String] = [:]) -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    environment["OPENHEALTHKIT_STORE"] = nil
+    environment["XDG_DATA_HOME"] = (dataHome ?? FileManager.default.temporaryDirectory.appendingPathComponent("ohk-data-\(UUID().uuidString)")).path
+    environment.merge(extra) { $1 }
+    return environment
 }
 
 /// Runs a shell `command` with standard output on a real pseudo-terminal (util-linux `script`), or on a pipe, and
