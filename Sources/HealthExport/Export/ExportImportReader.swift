@@ -153,6 +153,10 @@ package struct ExportImportReader {
             }
             defer { if state.held == nil && state.isHolding { state.held = (tag.offset, tag.line, tag.name) } }
             if state.outermost == nil { state.outermost = (tag.name, Array(tag.name.utf8), tag.line, tag.selfClosing) }
+            // An element kept as written cannot hold these: one starting means its end tag is missing.
+            if state.capture != nil, State.notInsideKept.contains(where: tag.nameIs) {
+                try state.endUnterminatedCapture(where: "where the next <\(tag.name)> starts")
+            }
             if state.capture != nil {
                 try state.captureStart(tag)
             } else if tag.nameIs("Record") {
@@ -172,6 +176,10 @@ package struct ExportImportReader {
             }
         } end: { name in
             if let root = state.outermost, name.elementsEqual(root.bytes) { state.outermost!.closed = true }
+            // The end of an element around the one being kept (its root still open): the kept one's end tag is missing.
+            if let open = state.capture, open.depth == 1, !name.elementsEqual(open.name.utf8) {
+                try state.endUnterminatedCapture(where: "where </\(String(decoding: name, as: UTF8.self))> closes what holds it")
+            }
             if state.capture != nil {
                 try state.captureEnd(name)
             } else if XMLStartTagScanner.equals(name, 0..<name.count, "Record") {
@@ -205,6 +213,11 @@ package struct ExportImportReader {
 
         /// Top-level elements the model does not hold, kept as written.
         static let keptElements: [StaticString] = ["Audiogram", "VisionPrescription"]
+
+        /// Elements no element kept as written holds (a Record, what stands beside Records): one starting inside it means
+        /// the kept element's end tag is missing.
+        static let notInsideKept: [StaticString] = ["Record", "Correlation", "Workout", "ActivitySummary", "Me", "ExportDate", "ClinicalRecord",
+                                                    "Audiogram", "VisionPrescription"]
 
         let batchSize: Int
         let sink: Sink
@@ -519,6 +532,22 @@ package struct ExportImportReader {
             capture!.xml += "</" + String(decoding: name, as: UTF8.self) + ">"
             capture!.depth -= 1
             if capture!.depth == 0 { try finishCapture() }
+        }
+
+        /// Ends the element being kept, whose end tag is missing, `place`: with all its children closed it is taken as
+        /// ended there and kept; otherwise (its XML would be written back broken) it is left out. Either is reported.
+        mutating func endUnterminatedCapture(where place: String) throws {
+            guard let open = capture else { return }
+            let line = open.intoRecord ? pending?.line ?? held?.line ?? 0 : held?.line ?? 0
+            guard open.depth == 1 else {
+                report(line: line, element: open.intoRecord ? "XML" : open.name, reason: "<\(open.name)> has no end tag: left out")
+                capture = nil
+                return
+            }
+            report(line: line, element: "XML", reason: "<\(open.name)> has no end tag: taken as ended \(place)")
+            capture!.xml += "</\(open.name)>"
+            capture!.depth = 0
+            try finishCapture()
         }
 
         mutating func finishCapture() throws {
