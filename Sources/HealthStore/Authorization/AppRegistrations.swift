@@ -106,11 +106,7 @@ package struct AppRegistrations: Sendable {
             try db.execute(sql: "UPDATE appRegistration SET state = ?, decidedAt = ? WHERE id = ?",
                            arguments: [state.rawValue, Date().timeIntervalSince1970, id])
         }
-        StoreChanges.for(database.directory).post([Self.changeName])
     }
-
-    /// The name posted on `StoreChanges` when a registration changes (streams of a revoked app end).
-    package static let changeName = "#appRegistration"
 
     /// Claims the credential of registration `id` with its `secret`. An unknown id and a wrong secret are the same
     /// answer (nil): nothing tells which registrations exist.
