@@ -1,4 +1,5 @@
 import Foundation
+import HealthModel
 
 /// A date given on the command line (`--start`, `--end`, `--from`, `--to`), refused when it names a day or a time
 /// that does not exist — Foundation would move 30 February to 2 March and second 60 to the next minute unsaid.
@@ -39,11 +40,7 @@ enum DateArgument {
         guard (1...12).contains(month) else {
             throw CommandFailure("\(option) \(text): there is no month \(month) (months run from 01 to 12)")
         }
-        var gregorian = Calendar(identifier: .gregorian)
-        gregorian.timeZone = TimeZone(identifier: "UTC")!
-        let first = gregorian.date(from: DateComponents(year: year, month: month, day: 1))!
-        let days = gregorian.range(of: .day, in: .month, for: first)?.count ?? 31
-        guard (1...days).contains(day) else {
+        guard (1...CivilDate.daysIn(month: month, year: year)).contains(day) else {
             let name = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
                         "December"][month - 1]
             throw CommandFailure("\(option) \(text): \(name) \(year) has no day \(day)")
