@@ -40,7 +40,7 @@ struct StatsPeriodTests {
             9999-12-31T10:00:00Z,9999-12-31T11:00:00Z,5.0,count
 
             """, "\(run.stdout)")
-        #expect(seconds < 5, "\(seconds) s")
+        #expect(seconds < 20, "\(seconds) s")
     }
 
     @Test func tenThousandYearsByTheDayAreRefusedNamingTheLimitAndByTheMonthAnswer() throws {
@@ -51,7 +51,7 @@ struct StatsPeriodTests {
             at once; narrow the dates or use a longer --by
 
             """, "\(run.stderr)")
-        #expect(seconds < 5, "\(seconds) s")
+        #expect(seconds < 20, "\(seconds) s")
         let (months, _) = try stats("--by", "month", "--from", "0001-01-01", "--to", "9999-12-31", "--format", "csv")
         #expect(months.status == 0 && months.stdout.split(separator: "\n").count == 3, "\(months.stdout)\(months.stderr)")
     }

@@ -83,7 +83,7 @@ struct SmartHealthCardVerifierTests {
         #expect(throws: HKError.invalidArgument("the shc:/ code has 99999999999 chunks, but 2 were given")) {
             try SmartHealthCardDecoder.jwsList(from: Data("shc:/1/99999999999/5676\nshc:/2/99999999999/5676".utf8))
         }
-        #expect(Date().timeIntervalSince(started) < 1)
+        #expect(Date().timeIntervalSince(started) < 10, "bounded, though the machine be loaded")
     }
 }
 

@@ -49,6 +49,6 @@ struct SyntheticPersonTests {
         let started = Date()
         #expect(throws: HKError(.errorInvalidArgument)) { try person.generate(SyntheticPerson(days: .max)) }
         #expect(throws: HKError(.errorInvalidArgument)) { try person.generate(SyntheticPerson(days: 36_501)) }
-        #expect(Date().timeIntervalSince(started) < 1)
+        #expect(Date().timeIntervalSince(started) < 10, "bounded, though the machine be loaded")
     }
 }
