@@ -623,26 +623,26 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/ObjectList`.
         package struct ObjectList: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/ObjectList/uuids`.
-            package var uuids: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/ObjectList/objects`.
+            package var objects: [Components.Schemas.ObjectReference]
             /// Creates a new `ObjectList`.
             ///
             /// - Parameters:
-            ///   - uuids:
-            package init(uuids: [Swift.String]) {
-                self.uuids = uuids
+            ///   - objects:
+            package init(objects: [Components.Schemas.ObjectReference]) {
+                self.objects = objects
             }
             package enum CodingKeys: String, CodingKey {
-                case uuids
+                case objects
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.uuids = try container.decode(
-                    [Swift.String].self,
-                    forKey: .uuids
+                self.objects = try container.decode(
+                    [Components.Schemas.ObjectReference].self,
+                    forKey: .objects
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "uuids"
+                    "objects"
                 ])
             }
         }
@@ -735,6 +735,48 @@ extension Components {
                     "endDate",
                     "limit",
                     "ascending"
+                ])
+            }
+        }
+        /// An object the app holds: its UUID and its type identifier, as an HKObject carries them.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ObjectReference`.
+        package struct ObjectReference: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ObjectReference/uuid`.
+            package var uuid: Swift.String
+            /// A HealthKit type identifier.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ObjectReference/type`.
+            package var _type: Swift.String
+            /// Creates a new `ObjectReference`.
+            ///
+            /// - Parameters:
+            ///   - uuid:
+            ///   - _type: A HealthKit type identifier.
+            package init(
+                uuid: Swift.String,
+                _type: Swift.String
+            ) {
+                self.uuid = uuid
+                self._type = _type
+            }
+            package enum CodingKeys: String, CodingKey {
+                case uuid
+                case _type = "type"
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.uuid = try container.decode(
+                    Swift.String.self,
+                    forKey: .uuid
+                )
+                self._type = try container.decode(
+                    Swift.String.self,
+                    forKey: ._type
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "uuid",
+                    "type"
                 ])
             }
         }
