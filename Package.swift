@@ -22,6 +22,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        // The daemon (`health serve`): HTTP on Hummingbird 2, its OpenAPI transport, graceful shutdown, logging.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The daemon's tests call it as apps do: a real HTTP client over its Unix socket.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The value layer: identifiers, units, quantities, objects, errors. No I/O.
@@ -59,14 +68,30 @@ let package = Package(
             dependencies: ["HealthModel", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
             exclude: ["openapi.json", "openapi-generator-config.yaml"]
         ),
+        // The daemon (`health serve`): owns one person's store and serves HealthAPI to authenticated apps over a Unix
+        // socket and loopback TCP. The engine and the value layer never import it.
+        .target(
+            name: "HealthServer",
+            dependencies: [
+                "HealthModel", "HealthStore", "OpenHealthKit", "HealthAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The seeds' app-side components, for any UI: authorization-management state, trigger-driven requests.
         .target(name: "OpenHealthKitUI", dependencies: ["OpenHealthKit"], swiftSettings: strictSettings),
         // The `health` command-line tool.
         .executableTarget(
             name: "HealthCLI",
             dependencies: [
-                "OpenHealthKit",
+                "OpenHealthKit", "HealthStore", "HealthServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             // The small export `health import` brings in when no path is given (made with `health generate --days 14
             // --heart-rate-interval 900` and `health export`).
@@ -86,6 +111,19 @@ let package = Package(
                 "OpenHealthKit", "HealthStore", "HealthAPI", .product(name: "GRDB", package: "GRDB.swift"),
                 // The health-card fuzz signs its own cards (ES256 over a raw-DEFLATE payload).
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HealthServerTests",
+            dependencies: [
+                "HealthServer", "HealthAPI", "HealthStore", "OpenHealthKit",
+                // `health serve` is run as the person runs it, and stopped with SIGTERM.
+                "HealthCLI",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],
             swiftSettings: strictSettings
         ),

@@ -62,6 +62,15 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         PreferenceChanges.register(self)
     }
 
+    /// One app's view of a store already open (the daemon's, shared by every app it serves). The app is not
+    /// registered here: the daemon registers an app when the person approves it.
+    package init(configuration: Configuration, database: HealthDatabase) {
+        self.configuration = configuration
+        opened = .success(SampleStore(database: database))
+        super.init()
+        PreferenceChanges.register(self)
+    }
+
     /// Opens the store the environment describes, so unmodified HealthKit code runs:
     /// `OPENHEALTHKIT_STORE` (store folder), `OPENHEALTHKIT_APP` (manifest JSON file) and
     /// `OPENHEALTHKIT_PERSON` (scripted person JSON file). See ``Configuration/fromEnvironment()``.

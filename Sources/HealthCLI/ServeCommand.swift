@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import HealthServer
+import Logging
+import Synchronization
+
+/// `health serve`: the daemon that owns the store; apps reach it only through its API, with the person's consent.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the store to apps over HTTP (a Unix socket, and TCP on loopback with --port) until SIGTERM or Ctrl-C.",
+        discussion: """
+            Apps register with their manifest (POST /v1/registrations), the person approves them (health apps approve), and \
+            each app claims its bearer token once. The API document is served at /openapi.json. The store folder must be \
+            private to the user running the daemon; one daemon serves a store at a time.
+            """)
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "The Unix socket to listen on (default: $XDG_RUNTIME_DIR/openhealthkit/healthd.sock).")
+    var socket: String?
+    @Option(help: "Listen on this TCP port as well (0: any free port).")
+    var port: Int?
+    @Option(help: "The address the TCP port binds.")
+    var host = "127.0.0.1"
+    @Option(name: .customLong("max-body"), help: "The largest request body accepted, in bytes.")
+    var maximumBodyBytes = 8 << 20
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical; the log goes to standard error.")
+    var logLevel = "notice"
+
+    func validate() throws {
+        if let port, !(0...65_535).contains(port) { throw ValidationError("--port \(port) is not a TCP port (0 to 65535)") }
+        guard maximumBodyBytes >= 1024 else { throw ValidationError("--max-body \(maximumBodyBytes) is under 1024 bytes") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel) is not a level") }
+    }
+
+    func run() async throws {
+        umask(0o077)
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "healthd")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
+        let daemon = HealthDaemon(configuration: .init(storeDirectory: store.directory, socketPath: socket, tcpPort: port, tcpHost: host,
+                                                      maximumBodyBytes: maximumBodyBytes), logger: logger)
+        let announced = Mutex(false)
+        let folder = store.directory.standardizedFileURL.path
+        do {
+            try await daemon.run { endpoint in
+                let first = announced.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first { Self.say("Serving the store in \(folder)") }
+                Self.say("Listening on \(endpoint)")
+            }
+        } catch let error as DaemonError {
+            throw CommandFailure(error.description)
+        }
+        Self.say("Stopped; the store is closed.")
+    }
+
+    /// A line on standard output at once (unbuffered), so whoever started the daemon sees where it listens.
+    private static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}

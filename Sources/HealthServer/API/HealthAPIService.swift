@@ -1,0 +1,130 @@
+import Foundation
+import HealthAPI
+import HealthModel
+import HealthStore
+import OpenHealthKit
+
+/// The daemon's API (`openapi.json`), each operation answered through the calling app's own `HKHealthStore`: the
+/// app is the one its bearer token names (``CallingApp``), never one its request claims.
+struct HealthAPIService: APIProtocol {
+    let registrations: AppRegistrations
+    let stores: AppStores
+
+    // MARK: - Apps
+
+    func registerApp(_ input: Operations.RegisterApp.Input) async throws -> Operations.RegisterApp.Output {
+        guard case .json(let wire) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        let manifest = AppManifest(
+            bundleIdentifier: wire.cfBundleIdentifier, name: wire.cfBundleName, version: wire.cfBundleShortVersionString,
+            shareUsageDescription: wire.nsHealthShareUsageDescription, updateUsageDescription: wire.nsHealthUpdateUsageDescription,
+            clinicalUsageDescription: wire.nsHealthClinicalHealthRecordsShareUsageDescription,
+            requiredReadTypeIdentifiers: wire.nsHealthRequiredReadAuthorizationTypeIdentifiers)
+        let (id, secret) = try registrations.register(manifest)
+        return .created(.init(body: .json(.init(id: id, secret: secret, state: .pending))))
+    }
+
+    func claimCredential(_ input: Operations.ClaimCredential.Input) async throws -> Operations.ClaimCredential.Output {
+        guard case .json(let claim) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        switch try registrations.claim(input.path.registrationID, secret: claim.secret) {
+        case .token(let token):
+            let manifest = try registrations.app(forToken: token)
+            return .ok(.init(body: .json(.init(token: token, bundleIdentifier: manifest?.bundleIdentifier ?? ""))))
+        case .pending:
+            return .accepted(.init(body: .json(.init(state: .pending))))
+        case .refused(let state):
+            throw Problem(.forbidden, "registration \(state.rawValue)",
+                          detail: "the person \(state.rawValue) this app; it may register again to ask anew", code: .errorAuthorizationDenied)
+        case .alreadyIssued:
+            throw Problem(.gone, "credential already issued",
+                          detail: "this registration's credential was given once; an app that lost it registers again")
+        case nil:
+            throw Problem(.notFound, "no such registration", detail: "no registration has this id and secret")
+        }
+    }
+
+    // MARK: - Authorization
+
+    func authorizationStatus(_ input: Operations.AuthorizationStatus.Input) async throws -> Operations.AuthorizationStatus.Output {
+        guard case .json(let list) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        let store = stores.store(for: try CallingApp.required())
+        let statuses = try list.types.enumerated().map { index, identifier in
+            guard let type = HKObjectType.type(forIdentifier: identifier) else {
+                throw Self.unknownType(identifier, at: "/types/\(index)")
+            }
+            let status: Components.Schemas.AuthorizationStatusValue = switch store.authorizationStatus(for: type) {
+            case .notDetermined: .notDetermined
+            case .sharingDenied: .sharingDenied
+            case .sharingAuthorized: .sharingAuthorized
+            }
+            return status
+        }
+        return .ok(.init(body: .json(.init(statuses: statuses))))
+    }
+
+    // MARK: - Saving and deleting
+
+    func saveObjects(_ input: Operations.SaveObjects.Input) async throws -> Operations.SaveObjects.Output {
+        guard case .json(let batch) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        let store = stores.store(for: try CallingApp.required())
+        let objects = try batch.samples.enumerated().map { index, sample in try WireSample.object(sample, at: "/samples/\(index)") }
+        try await store.save(objects)
+        return .noContent
+    }
+
+    /// Deletes the objects named, all or none: each must be one the app can see (its own, or readable), and the
+    /// engine then allows deleting only its own. An object the app cannot see is "not in the store", whether it
+    /// exists or not, as embedded.
+    func deleteObjects(_ input: Operations.DeleteObjects.Input) async throws -> Operations.DeleteObjects.Output {
+        guard case .json(let list) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        let store = stores.store(for: try CallingApp.required())
+        var byType: [String: (type: HKSampleType, uuids: [UUID])] = [:]
+        for (index, reference) in list.objects.enumerated() {
+            guard let uuid = UUID(uuidString: reference.uuid) else {
+                throw Problem(.badRequest, "invalid object", detail: "/objects/\(index)/uuid: \"\(reference.uuid)\" is not a UUID",
+                              code: .errorInvalidArgument, field: "/objects/\(index)/uuid")
+            }
+            guard let type = HKObjectType.type(forIdentifier: reference._type) as? HKSampleType else {
+                throw Self.unknownType(reference._type, at: "/objects/\(index)/type")
+            }
+            byType[type.identifier, default: (type, [])].uuids.append(uuid)
+        }
+        var objects: [HKObject] = []
+        for (type, uuids) in byType.values {
+            let found = try await HKSampleQueryDescriptor(
+                predicates: [.sample(type: type, predicate: HKQuery.predicateForObjects(with: Set(uuids)))], sortDescriptors: []
+            ).result(for: store)
+            let seen = Set(found.map(\.uuid))
+            if let absent = uuids.first(where: { !seen.contains($0) }) {
+                throw Problem(HKError.invalidArgument("object \(absent) is not in the store"))
+            }
+            objects += found as [HKObject]
+        }
+        try await store.delete(objects)
+        return .noContent
+    }
+
+    // MARK: - Queries
+
+    func querySamples(_ input: Operations.QuerySamples.Input) async throws -> Operations.QuerySamples.Output {
+        guard case .json(let query) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        let store = stores.store(for: try CallingApp.required())
+        guard let type = HKObjectType.type(forIdentifier: query._type) as? HKSampleType else {
+            throw Self.unknownType(query._type, at: "/type")
+        }
+        let predicate = query.startDate == nil && query.endDate == nil
+            ? nil : HKQuery.predicateForSamples(withStart: query.startDate, end: query.endDate)
+        let limit = query.limit.flatMap { $0 > 0 ? $0 : nil }
+        let samples = try await HKSampleQueryDescriptor(
+            predicates: [.sample(type: type, predicate: predicate)],
+            sortDescriptors: [SortDescriptor(\.startDate, order: query.ascending == false ? .reverse : .forward)], limit: limit
+        ).result(for: store)
+        return .ok(.init(body: .json(.init(samples: samples.map(WireSample.wire)))))
+    }
+
+    // MARK: - Helpers
+
+    private static func unknownType(_ identifier: String, at pointer: String) -> Problem {
+        Problem(.badRequest, "unknown type", detail: "\(pointer): \"\(identifier)\" is not a HealthKit type identifier this store knows",
+                code: .errorInvalidArgument, field: pointer)
+    }
+}

@@ -1,0 +1,123 @@
+public import Foundation
+import HealthAPI
+import HealthModel
+import HealthStore
+import Hummingbird
+public import Logging
+import NIOCore
+import OpenAPIHummingbird
+import OpenAPIRuntime
+import ServiceLifecycle
+public import UnixSignals
+
+/// The daemon that owns one person's store and serves it to apps (`health serve`): apps reach the data only through
+/// its authenticated API, never the store's files.
+///
+/// ```swift
+/// let daemon = HealthDaemon(configuration: .init(storeDirectory: URL(fileURLWithPath: "health-store")))
+/// try await daemon.run { endpoint in print("listening on \(endpoint)") }   // until SIGTERM or SIGINT
+/// ```
+///
+/// Before it listens it makes sure the store is its alone: the folder private to the user (created 0700, files 0600;
+/// a folder others can read or write is refused) and no other daemon serving it (a lock naming the process).
+public struct HealthDaemon: Sendable {
+    /// Where the store is, where the daemon listens, and its limits.
+    public struct Configuration: Sendable {
+        public var storeDirectory: URL
+        /// The Unix domain socket apps connect to (``defaultSocketPath(environment:)`` unless given).
+        public var socketPath: String
+        /// A TCP port to listen on as well, on ``tcpHost``; 0 takes any free port. nil: the socket only.
+        public var tcpPort: Int?
+        /// The address the TCP listener binds: loopback unless the person says otherwise.
+        public var tcpHost: String
+        /// The largest request body accepted; larger ones are answered 413.
+        public var maximumBodyBytes: Int
+
+        public init(storeDirectory: URL, socketPath: String? = nil, tcpPort: Int? = nil, tcpHost: String = "127.0.0.1",
+                    maximumBodyBytes: Int = 8 << 20) {
+            self.storeDirectory = storeDirectory
+            self.socketPath = socketPath ?? Self.defaultSocketPath()
+            self.tcpPort = tcpPort
+            self.tcpHost = tcpHost
+            self.maximumBodyBytes = maximumBodyBytes
+        }
+
+        /// `$XDG_RUNTIME_DIR/openhealthkit/healthd.sock`, or `/tmp/openhealthkit-<uid>/healthd.sock` without one.
+        public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+            let base = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 + "/openhealthkit" } ?? "/tmp/openhealthkit-\(geteuid())"
+            return base + "/healthd.sock"
+        }
+    }
+
+    /// Where the daemon listens, as it tells apps and the person.
+    public enum Endpoint: Sendable, Hashable, CustomStringConvertible {
+        case unixSocket(path: String)
+        case tcp(host: String, port: Int)
+
+        public var description: String {
+            switch self {
+            case .unixSocket(let path): "unix:\(path)"
+            case .tcp(let host, let port): "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+            }
+        }
+    }
+
+    public let configuration: Configuration
+    public let logger: Logger
+
+    public init(configuration: Configuration, logger: Logger = Logger(label: "healthd")) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Serves until one of `gracefulShutdownSignals` arrives or the task is cancelled: then it stops accepting,
+    /// finishes the requests in flight (every write acknowledged is in the store), closes the store and removes its
+    /// socket. `onListening` hears each endpoint once it accepts connections.
+    public func run(gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
+                    onListening: @escaping @Sendable (Endpoint) async -> Void = { _ in }) async throws {
+        let directory = configuration.storeDirectory.standardizedFileURL
+        try StoreFolder.prepare(directory)
+        let lock = try StoreLock(directory)
+        let database = try HealthDatabase(directory: directory)
+        for suffix in ["", "-wal", "-shm"] { chmod(directory.appendingPathComponent("health.sqlite" + suffix).path, 0o600) }
+        try SocketPath.prepare(configuration.socketPath)
+        defer { unlink(configuration.socketPath) }
+
+        let router = Self.router(database: database, maximumBodyBytes: configuration.maximumBodyBytes, logger: logger)
+        var services: [any Service] = [
+            Application(router: router, configuration: .init(address: .unixDomainSocket(path: configuration.socketPath), serverName: "healthd"),
+                        onServerRunning: { [configuration] _ in
+                            chmod(configuration.socketPath, 0o600)
+                            await onListening(.unixSocket(path: configuration.socketPath))
+                        }, logger: logger),
+        ]
+        if let port = configuration.tcpPort {
+            services.append(Application(
+                router: router, configuration: .init(address: .hostname(configuration.tcpHost, port: port), serverName: "healthd"),
+                onServerRunning: { [configuration] channel in
+                    await onListening(.tcp(host: configuration.tcpHost, port: channel.localAddress?.port ?? port))
+                }, logger: logger))
+        }
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
+        try await group.run()
+        withExtendedLifetime((lock, database)) {}
+    }
+
+    /// The routes: the API document, and the API behind bearer authentication, size limits and problem answers.
+    static func router(database: HealthDatabase, maximumBodyBytes: Int, logger: Logger) -> Router<BasicRequestContext> {
+        let registrations = AppRegistrations(database: database)
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: ProblemMiddleware(logger: logger))
+        router.add(middleware: BearerAuthentication(registrations: registrations, publicPrefixes: ["/openapi.json", "/v1/registrations"]))
+        router.add(middleware: BodyLimit(maximumBytes: maximumBodyBytes))
+        router.get("openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"],
+                     body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json + "\n")))
+        }
+        let api = HealthAPIService(registrations: registrations, stores: AppStores(database: database))
+        // A fixed, valid URL: the API is served from the root.
+        try! api.registerHandlers(on: router, serverURL: URL(string: "/")!,
+                                  configuration: .init(dateTranscoder: ExactDateTranscoder(), jsonEncodingOptions: []))
+        return router
+    }
+}

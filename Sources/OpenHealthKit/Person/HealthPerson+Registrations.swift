@@ -1,0 +1,22 @@
+import Foundation
+package import HealthStore
+
+/// The person's side of the daemon's registrations (`health apps`, `health apps approve`): apps that asked to connect
+/// to `health serve`, and the person's decision on each.
+extension HealthPerson {
+    /// Every registration, newest first.
+    package func registrations() throws -> [AppRegistrations.Registration] {
+        try AppRegistrations(database: database).all()
+    }
+
+    /// Approves, denies or revokes the registration `reference` names (its id, or the bundle identifier of its one
+    /// pending or approved registration), and returns it as it now is. Revoking makes the app's credential unknown
+    /// from the daemon's next request on.
+    @discardableResult
+    package func decideRegistration(_ reference: String, _ state: AppRegistrations.State) throws -> AppRegistrations.Registration {
+        let registrations = AppRegistrations(database: database)
+        let registration = try registrations.find(reference)
+        try registrations.decide(registration.id, state)
+        return try registrations.find(registration.id)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import OpenHealthKit
+import Testing
+
+/// What a careless or hostile client sends: each is a 400 (or 413) problem document naming what is wrong, and
+/// nothing is written.
+@Suite("The daemon: bad input")
+struct BadInputTests {
+    static let sample = #"{"uuid":"6F9619FF-8B86-D011-B42D-00C04FC964FF","type":"HKQuantityTypeIdentifierStepCount","startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:10:00Z","quantity":{"value":12,"unit":"count"}}"#
+
+    @Test(arguments: [
+        (#"{"samples":[{"#, nil as String?),
+        (#"{"samples":[\#(sample.dropLast()),"extra":1}]}"#, "/samples/0/extra"),
+        (#"{"samples":[\#(sample.replacingOccurrences(of: #""value":12"#, with: #""value":"12""#))]}"#, "/samples/0/quantity/value"),
+        (#"{"samples":[\#(sample.replacingOccurrences(of: "6F9619FF", with: "nope"))]}"#, "/samples/0/uuid"),
+        (#"{"samples":[\#(sample.replacingOccurrences(of: "StepCount", with: "StepCounts"))]}"#, "/samples/0/type"),
+        (#"{"samples":[\#(sample.replacingOccurrences(of: #""unit":"count""#, with: #""unit":"furlong""#))]}"#, "/samples/0/quantity/unit"),
+        (#"{"samples":[\#(sample.replacingOccurrences(of: #""unit":"count""#, with: #""unit":"kg""#))]}"#, "/samples/0"),
+        (#"{"samples":[\#(sample.replacingOccurrences(of: #","quantity":{"value":12,"unit":"count"}"#, with: ""))]}"#, "/samples/0/quantity"),
+        (#"{"samples":[\#(sample.replacingOccurrences(of: "2026-11-24T10:00:00Z", with: "2026-02-30T10:00:00Z"))]}"#, nil),
+        (#"{"sample":[]}"#, "/samples"),
+    ])
+    func aBadSaveIs400NamingTheFieldAndWritesNothing(body: String, field: String?) async throws {
+        try await DaemonHarness.with { daemon in
+            let steps = HKQuantityType(.stepCount)
+            let token = try await daemon.connect("com.example.log", share: [steps], read: [steps])
+            let answer = try await daemon.raw(.POST, "/v1/objects", body: body, token: token)
+            #expect(answer.status == 400, "\(answer.body)")
+            #expect(answer.header("content-type") == "application/problem+json")
+            #expect(answer.json["status"] as? Int == 400 && answer.json["code"] as? Int == HKError.Code.errorInvalidArgument.rawValue, "\(answer.body)")
+            #expect(answer.json["field"] as? String == field, "\(answer.body)")
+            #expect(!((answer.json["detail"] as? String) ?? "").isEmpty)
+            let stored = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"HKQuantityTypeIdentifierStepCount"}"#, token: token)
+            #expect(stored.body == #"{"samples":[]}"#)
+        }
+    }
+
+    @Test func aBodyOverTheLimitIs413BeforeAnythingIsRead() async throws {
+        try await DaemonHarness.with(maximumBodyBytes: 4096) { daemon in
+            let steps = HKQuantityType(.stepCount)
+            let token = try await daemon.connect("com.example.log", share: [steps])
+            let many = "{\"samples\":[" + Array(repeating: Self.sample, count: 40).joined(separator: ",") + "]}"
+            let answer = try await daemon.raw(.POST, "/v1/objects", body: many, token: token)
+            #expect(answer.status == 413)
+            #expect(answer.json["detail"] as? String == "the request body is over the daemon's limit of 4096 bytes; send smaller batches")
+            let chunked = try await daemon.raw(.POST, "/v1/registrations", body: many,
+                                               headers: [("content-type", "application/json"), ("transfer-encoding", "chunked")])
+            #expect(chunked.status == 413)
+        }
+    }
+
+    @Test func aBodyThatIsNotJSONIs415OrA400() async throws {
+        try await DaemonHarness.with { daemon in
+            let text = try await daemon.raw(.POST, "/v1/registrations", body: "CFBundleIdentifier=x", headers: [("content-type", "text/plain")])
+            #expect(text.status == 415 && text.header("content-type") == "application/problem+json", "\(text.status) \(text.body)")
+            let empty = try await daemon.raw(.POST, "/v1/registrations", body: "")
+            #expect(empty.status == 400 && empty.header("content-type") == "application/problem+json", "\(empty.status) \(empty.body)")
+        }
+    }
+}

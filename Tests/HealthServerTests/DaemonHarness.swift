@@ -1,0 +1,142 @@
+import AsyncHTTPClient
+import Foundation
+import HealthAPI
+import HealthServer
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+import OpenHealthKit
+import Synchronization
+
+/// A real daemon on a real Unix socket, in this process, over a new private store; apps reach it with a real HTTP
+/// client (AsyncHTTPClient), through the generated API client or as raw requests.
+final class DaemonHarness: Sendable {
+    let folder: URL
+    let store: URL
+    let socketPath: String
+    private let stopping: @Sendable () async -> Void
+
+    init(folder: URL, store: URL, socketPath: String, stopping: @escaping @Sendable () async -> Void) {
+        self.folder = folder
+        self.store = store
+        self.socketPath = socketPath
+        self.stopping = stopping
+    }
+
+    /// Starts a daemon and waits until it accepts connections.
+    static func start(maximumBodyBytes: Int = 8 << 20) async throws -> DaemonHarness {
+        let folder = URL(fileURLWithPath: "/tmp/ohk-d-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let store = folder.appendingPathComponent("store")
+        let socketPath = folder.appendingPathComponent("d.sock").path
+        let daemon = HealthDaemon(configuration: .init(storeDirectory: store, socketPath: socketPath, maximumBodyBytes: maximumBodyBytes))
+        let (listening, continuation) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            defer { continuation.finish() }
+            try await daemon.run(gracefulShutdownSignals: []) { _ in continuation.yield() }
+        }
+        for await _ in listening { break }
+        if task.isCancelled { _ = try await task.value }
+        try await Task.sleep(for: .milliseconds(1))
+        guard FileManager.default.fileExists(atPath: socketPath) else {
+            _ = try await task.value
+            throw CancellationError()
+        }
+        return DaemonHarness(folder: folder, store: store, socketPath: socketPath) {
+            task.cancel()
+            _ = try? await task.value
+        }
+    }
+
+    /// Stops the daemon (an in-process one as a cancelled service) and removes its folder.
+    func stop() async {
+        await stopping()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The person's side of the same store (approving apps, setting permissions), as `health apps` opens it.
+    func person() throws -> HealthPerson { try HealthPerson(storeDirectory: store) }
+
+    /// `http+unix://<socket>`: AsyncHTTPClient's URL for the socket.
+    var baseURL: String { "http+unix://" + socketPath.replacingOccurrences(of: "/", with: "%2F") }
+
+    /// The generated client, calling as the app holding `token` (or as no app).
+    func client(token: String? = nil, timeout: TimeAmount = .seconds(30)) -> Client {
+        Client(serverURL: URL(string: baseURL)!, configuration: .init(dateTranscoder: ExactDateTranscoder()),
+               transport: AsyncHTTPClientTransport(configuration: .init(client: .shared, timeout: timeout)),
+               middlewares: token.map { [BearerToken(token: $0)] } ?? [])
+    }
+
+    /// One raw request: what any HTTP tool would send.
+    func raw(_ method: HTTPMethod, _ path: String, body: String? = nil, token: String? = nil,
+             headers: [(String, String)] = [("content-type", "application/json")]) async throws -> RawResponse {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let token { request.headers.add(name: "authorization", value: "Bearer \(token)") }
+        if let body { request.body = .bytes(ByteBuffer(string: body)) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 64 << 20)
+        return RawResponse(status: Int(response.status.code), headers: response.headers.map { ($0.name.lowercased(), $0.value) },
+                           body: String(buffer: bytes))
+    }
+
+    /// Registers the app through the API, has the person approve it and allow it `share` and `read`, and claims its
+    /// token: what an app and the person do before the app's first call.
+    func connect(_ bundleIdentifier: String, name: String? = nil, share: [HKObjectType] = [], read: [HKObjectType] = []) async throws -> String {
+        let client = client()
+        let registration = try await client.registerApp(body: .json(.init(cfBundleIdentifier: bundleIdentifier, cfBundleName: name ?? bundleIdentifier)))
+            .created.body.json
+        let person = try person()
+        try person.decideRegistration(registration.id, .approved)
+        for type in Set(share.map(\.identifier) + read.map(\.identifier)) {
+            let objectType = HKObjectType.type(forIdentifier: type)!
+            try person.setPermission(app: bundleIdentifier, type: objectType,
+                                     share: share.contains { $0.identifier == type } ? true : nil,
+                                     read: read.contains { $0.identifier == type } ? true : nil)
+        }
+        return try await client.claimCredential(path: .init(registrationID: registration.id), body: .json(.init(secret: registration.secret)))
+            .ok.body.json.token
+    }
+}
+
+/// A raw response: status, headers (lowercased names), body text.
+struct RawResponse: Sendable {
+    let status: Int
+    let headers: [(String, String)]
+    let body: String
+
+    func header(_ name: String) -> String? { headers.first { $0.0 == name }?.1 }
+
+    /// The body as a JSON object (a problem document, say).
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
+}
+
+/// The app's credential on every request (RFC 6750 §2.1).
+struct BearerToken: ClientMiddleware {
+    let token: String
+
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        request.headerFields[.authorization] = "Bearer \(token)"
+        return try await next(request, body, baseURL)
+    }
+}
+
+extension DaemonHarness {
+    /// Runs `body` with a started daemon, and stops it however `body` ends.
+    static func with<T: Sendable>(maximumBodyBytes: Int = 8 << 20, _ body: (DaemonHarness) async throws -> T) async throws -> T {
+        let daemon = try await start(maximumBodyBytes: maximumBodyBytes)
+        do {
+            let result = try await body(daemon)
+            await daemon.stop()
+            return result
+        } catch {
+            await daemon.stop()
+            throw error
+        }
+    }
+}

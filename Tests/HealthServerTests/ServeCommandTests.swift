@@ -1,0 +1,96 @@
+import Foundation
+import HealthAPI
+import OpenHealthKit
+import Synchronization
+import Testing
+
+/// `health serve` as the person runs it: a process that prints where it listens and stops on SIGTERM.
+@Suite("health serve")
+struct ServeCommandTests {
+    /// The built `health` executable, beside the test bundle in the build products folder.
+    static let executable: URL = {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("health").path), dir.path != "/" {
+            dir.deleteLastPathComponent()
+        }
+        return dir.appendingPathComponent("health")
+    }()
+
+    /// Starts `health serve` on a new private store; returns the harness (stopping sends SIGTERM) and the process.
+    static func serve() throws -> (DaemonHarness, Process, Pipe) {
+        let folder = URL(fileURLWithPath: "/tmp/ohk-s-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let store = folder.appendingPathComponent("store"), socket = folder.appendingPathComponent("d.sock").path
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--store", store.path, "--socket", socket]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("Listening on unix:") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            seen += chunk
+        }
+        #expect(String(decoding: seen, as: UTF8.self) == "Serving the store in \(store.path)\nListening on unix:\(socket)\n")
+        let harness = DaemonHarness(folder: folder, store: store, socketPath: socket) {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        return (harness, process, output)
+    }
+
+    /// SIGTERM while apps are saving: the daemon stops accepting, finishes what is in flight and exits 0; every save it
+    /// acknowledged is in the store afterwards.
+    @Test func sigtermLosesNoAcknowledgedWrite() async throws {
+        let (daemon, process, output) = try Self.serve()
+        do {
+            let steps = HKQuantityType(.stepCount)
+            // A client that gives up within 2 s: after the daemon ends, AsyncHTTPClient retries a missing socket until then.
+            let client = daemon.client(token: try await daemon.connect("com.example.log", share: [steps], read: [steps]), timeout: .seconds(2))
+            let acknowledged = Acknowledged()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<4 {
+                    group.addTask {
+                        for index in 0..<10_000 {
+                            let start = Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(writer * 100_000 + index) * 60)
+                            let samples = (0..<5).map { offset in
+                                Components.Schemas.Sample(uuid: UUID().uuidString, _type: steps.identifier, startDate: start.addingTimeInterval(Double(offset)),
+                                                          endDate: start.addingTimeInterval(Double(offset) + 1), quantity: .init(value: 1, unit: "count"))
+                            }
+                            // Once the daemon stops, a save fails (connection closed, reset or refused): the writer stops too.
+                            guard case .noContent? = try? await client.saveObjects(body: .json(.init(samples: samples))) else { return }
+                            acknowledged.add(samples.map(\.uuid))
+                        }
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(700))
+                kill(process.processIdentifier, SIGTERM)
+                try await group.waitForAll()
+            }
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+            let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(rest == "Stopped; the store is closed.\n")
+            let saved = acknowledged.uuids
+            #expect(saved.count > 0)
+            let person = try daemon.person()
+            let stored = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: steps)], sortDescriptors: [])
+                .result(for: person.healthStore)
+            #expect(Set(saved).isSubset(of: Set(stored.map(\.uuid.uuidString))), "\(saved.count) acknowledged, \(stored.count) stored")
+        } catch {
+            await daemon.stop()
+            throw error
+        }
+        await daemon.stop()
+    }
+}
+
+/// The UUIDs the daemon acknowledged saving, from several writers.
+private final class Acknowledged: Sendable {
+    private let saved = Mutex<[String]>([])
+    func add(_ uuids: [String]) { saved.withLock { $0 += uuids } }
+    var uuids: [String] { saved.withLock { $0 } }
+}
