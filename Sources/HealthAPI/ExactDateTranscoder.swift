@@ -38,9 +38,7 @@ package struct ExactDateTranscoder: DateTranscoder {
 
     package func decode(_ text: String) throws -> Date {
         let bytes = Array(text.utf8)
-        func fail() -> DecodingError {
-            DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(text.prefix(64)) is not an RFC 3339 date-time"))
-        }
+        func fail() -> InvalidDateText { InvalidDateText(text: text) }
         func number(_ range: Range<Int>) throws -> Int {
             guard range.upperBound <= bytes.count, bytes[range].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { throw fail() }
             return bytes[range].reduce(0) { $0 * 10 + Int($1 - 0x30) }
@@ -95,4 +93,14 @@ package struct ExactDateTranscoder: DateTranscoder {
         guard let seconds = Double(decimal) else { throw fail() }
         return Date(timeIntervalSinceReferenceDate: seconds)
     }
+}
+
+/// A date-time string that is not an RFC 3339 date-time the store can hold (a malformed one, or one like February 30).
+/// JSON decoding passes it on unchanged, without the field it was in; the daemon finds the field in the body.
+package struct InvalidDateText: Error, Sendable, Equatable, CustomStringConvertible {
+    package let text: String
+
+    package init(text: String) { self.text = text }
+
+    package var description: String { "\"\(text.prefix(64))\" is not an RFC 3339 date-time (such as 2026-11-24T10:00:00Z)" }
 }

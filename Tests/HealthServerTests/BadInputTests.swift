@@ -17,7 +17,8 @@ struct BadInputTests {
         (#"{"samples":[\#(sample.replacingOccurrences(of: #""unit":"count""#, with: #""unit":"furlong""#))]}"#, "/samples/0/quantity/unit"),
         (#"{"samples":[\#(sample.replacingOccurrences(of: #""unit":"count""#, with: #""unit":"kg""#))]}"#, "/samples/0"),
         (#"{"samples":[\#(sample.replacingOccurrences(of: #","quantity":{"value":12,"unit":"count"}"#, with: ""))]}"#, "/samples/0/quantity"),
-        (#"{"samples":[\#(sample.replacingOccurrences(of: "2026-11-24T10:00:00Z", with: "2026-02-30T10:00:00Z"))]}"#, nil),
+        (#"{"samples":[\#(sample.replacingOccurrences(of: "2026-11-24T10:00:00Z", with: "2026-02-30T10:00:00Z"))]}"#, "/samples/0/startDate"),
+        (#"{"samples":[\#(sample.replacingOccurrences(of: "2026-11-24T10:10:00Z", with: "yesterday"))]}"#, "/samples/0/endDate"),
         (#"{"sample":[]}"#, "/samples"),
     ])
     func aBadSaveIs400NamingTheFieldAndWritesNothing(body: String, field: String?) async throws {

@@ -109,7 +109,7 @@ public struct HealthDaemon: Sendable {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: ProblemMiddleware(logger: logger))
         router.add(middleware: BearerAuthentication(registrations: registrations, publicPrefixes: ["/openapi.json", "/v1/registrations"]))
-        router.add(middleware: BodyLimit(maximumBytes: maximumBodyBytes))
+        router.add(middleware: RequestBodyMiddleware(maximumBytes: maximumBodyBytes))
         router.get("openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"],
                      body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json + "\n")))

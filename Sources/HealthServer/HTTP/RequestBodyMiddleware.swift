@@ -1,0 +1,54 @@
+import Foundation
+import HealthAPI
+import Hummingbird
+import OpenAPIRuntime
+
+/// The request body: refused over `maximumBytes` (413, before any of it is decoded), whether it declares its length or
+/// streams in chunks; within the limit, collected so the handler reads it whole, and kept to name the field of a date
+/// the decoder refused (JSON decoding reports a bad date without its place).
+struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
+    let maximumBytes: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var request = request
+        let tooLarge = Problem(.contentTooLarge, "request body too large",
+                               detail: "the request body is over the daemon's limit of \(maximumBytes) bytes; send smaller batches",
+                               code: .errorDataSizeExceeded)
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maximumBytes { throw tooLarge }
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: maximumBytes)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw tooLarge
+        }
+        do {
+            return try await next(request, context)
+        } catch let error as ServerError {
+            guard let invalid = error.underlyingError as? InvalidDateText else { throw error }
+            let field = Self.pointer(to: invalid.text, in: Data(buffer: body))
+            throw Problem(.badRequest, "invalid request body", detail: (field.map { "\($0): " } ?? "") + invalid.description,
+                          code: .errorInvalidArgument, field: field)
+        }
+    }
+
+    /// The JSON pointer of the first string equal to `text` in `json` (array order, then key order), or nil.
+    static func pointer(to text: String, in json: Data) -> String? {
+        func search(_ value: Any, _ path: [String]) -> [String]? {
+            switch value {
+            case let string as String: return string == text ? path : nil
+            case let array as [Any]:
+                for (index, element) in array.enumerated() { if let found = search(element, path + [String(index)]) { return found } }
+                return nil
+            case let object as [String: Any]:
+                for key in object.keys.sorted() {
+                    let token = key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+                    if let found = search(object[key]!, path + [token]) { return found }
+                }
+                return nil
+            default: return nil
+            }
+        }
+        guard let root = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]), let path = search(root, []) else { return nil }
+        return "/" + path.joined(separator: "/")
+    }
+}
