@@ -4,6 +4,21 @@ import Testing
 
 @Suite("The person's side")
 struct HealthPersonTests {
+    /// Health data is the person's alone: a new store is private to its user whatever the umask, so `health serve`
+    /// accepts a store `health import` made.
+    @Test func aNewStoreIsPrivateToItsUser() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString)/store")
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let person = try HealthPerson(storeDirectory: folder)
+        try person.setGuestMode(false)
+        func mode(_ name: String) throws -> Int {
+            try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.posixPermissions] as! Int
+        }
+        #expect(try [mode(""), mode("health.sqlite"), mode("health.sqlite-wal")] == [0o700, 0o600, 0o600])
+    }
+
     @Test func theDefaultStoreIsThePerUserDataFolderUnlessTheEnvironmentNamesOne() {
         #expect(HKHealthStore.Configuration.defaultStoreDirectory(["OPENHEALTHKIT_STORE": "/srv/health", "XDG_DATA_HOME": "/x"]).path == "/srv/health")
         #expect(HKHealthStore.Configuration.defaultStoreDirectory(["XDG_DATA_HOME": "/home/ana/.data", "HOME": "/home/ana"]).path

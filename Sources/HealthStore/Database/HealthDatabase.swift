@@ -32,8 +32,16 @@ package final class HealthDatabase: Sendable {
                 try checkReadableAsItIs()
                 return
             }
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            writer = try DatabasePool(path: directory.appendingPathComponent("health.sqlite").path, configuration: configuration)
+            // Health data is private to its person: a new store folder is 0700 and its database 0600 (SQLite gives the
+            // WAL and shared-memory files the database's mode), whatever the umask. An existing store keeps its modes.
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let path = directory.appendingPathComponent("health.sqlite").path
+            if !FileManager.default.fileExists(atPath: path) {
+                guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                    throw HKError(.errorDatabaseInaccessible, "cannot create the store at \(path)")
+                }
+            }
+            writer = try DatabasePool(path: path, configuration: configuration)
             if !migratingStepByStep { try createIfEmpty() }
             try HealthDatabase.migrator.migrate(writer)
             try restoreSampleIndexes()
