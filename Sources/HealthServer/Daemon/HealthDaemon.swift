@@ -117,7 +117,7 @@ public struct HealthDaemon: Sendable {
         let api = HealthAPIService(registrations: registrations, stores: AppStores(database: database))
         // A fixed, valid URL: the API is served from the root.
         try! api.registerHandlers(on: router, serverURL: URL(string: "/")!,
-                                  configuration: .init(dateTranscoder: ExactDateTranscoder(), jsonEncodingOptions: []))
+                                  configuration: .init(dateTranscoder: ExactDateTranscoder(), jsonEncodingOptions: [.sortedKeys]))
         return router
     }
 }
