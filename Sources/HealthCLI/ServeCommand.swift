@@ -24,13 +24,20 @@ struct ServeCommand: AsyncParsableCommand {
     var host = "127.0.0.1"
     @Option(name: .customLong("max-body"), help: "The largest request body accepted, in bytes.")
     var maximumBodyBytes = 8 << 20
+    @Option(name: .customLong("rate-limit"), help: "Requests a second each app may make on average, in bursts of ten times as many (0: no limit).")
+    var requestsPerSecond: Double = RateLimit.standard.requestsPerSecond
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical; the log goes to standard error.")
     var logLevel = "notice"
 
     func validate() throws {
         if let port, !(0...65_535).contains(port) { throw ValidationError("--port \(port) is not a TCP port (0 to 65535)") }
         guard maximumBodyBytes >= 1024 else { throw ValidationError("--max-body \(maximumBodyBytes) is under 1024 bytes") }
+        guard requestsPerSecond >= 0, requestsPerSecond.isFinite else { throw ValidationError("--rate-limit \(requestsPerSecond) is not a rate") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel) is not a level") }
+    }
+
+    var rateLimit: RateLimit? {
+        requestsPerSecond == 0 ? nil : RateLimit(requestsPerSecond: requestsPerSecond, burst: max(1, Int(requestsPerSecond * 10)))
     }
 
     func run() async throws {
@@ -39,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "healthd")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
         let daemon = HealthDaemon(configuration: .init(storeDirectory: store.directory, socketPath: socket, tcpPort: port, tcpHost: host,
-                                                      maximumBodyBytes: maximumBodyBytes), logger: logger)
+                                                      maximumBodyBytes: maximumBodyBytes, rateLimit: rateLimit), logger: logger)
         let announced = Mutex(false)
         let folder = store.directory.standardizedFileURL.path
         do {

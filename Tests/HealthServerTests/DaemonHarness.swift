@@ -26,12 +26,13 @@ final class DaemonHarness: Sendable {
     }
 
     /// Starts a daemon and waits until it accepts connections.
-    static func start(maximumBodyBytes: Int = 8 << 20) async throws -> DaemonHarness {
+    static func start(maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard) async throws -> DaemonHarness {
         let folder = URL(fileURLWithPath: "/tmp/ohk-d-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let store = folder.appendingPathComponent("store")
         let socketPath = folder.appendingPathComponent("d.sock").path
-        let daemon = HealthDaemon(configuration: .init(storeDirectory: store, socketPath: socketPath, maximumBodyBytes: maximumBodyBytes))
+        let daemon = HealthDaemon(configuration: .init(storeDirectory: store, socketPath: socketPath, maximumBodyBytes: maximumBodyBytes,
+                                                       rateLimit: rateLimit))
         let (listening, continuation) = AsyncStream<Void>.makeStream()
         let task = Task {
             defer { continuation.finish() }
@@ -128,8 +129,9 @@ struct BearerToken: ClientMiddleware {
 
 extension DaemonHarness {
     /// Runs `body` with a started daemon, and stops it however `body` ends.
-    static func with<T: Sendable>(maximumBodyBytes: Int = 8 << 20, _ body: (DaemonHarness) async throws -> T) async throws -> T {
-        let daemon = try await start(maximumBodyBytes: maximumBodyBytes)
+    static func with<T: Sendable>(maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard,
+                                  _ body: (DaemonHarness) async throws -> T) async throws -> T {
+        let daemon = try await start(maximumBodyBytes: maximumBodyBytes, rateLimit: rateLimit)
         do {
             let result = try await body(daemon)
             await daemon.stop()

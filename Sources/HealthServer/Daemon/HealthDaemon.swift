@@ -32,14 +32,17 @@ public struct HealthDaemon: Sendable {
         public var tcpHost: String
         /// The largest request body accepted; larger ones are answered 413.
         public var maximumBodyBytes: Int
+        /// Each app's request quota (429 with `Retry-After` beyond it); nil: none.
+        public var rateLimit: RateLimit?
 
         public init(storeDirectory: URL, socketPath: String? = nil, tcpPort: Int? = nil, tcpHost: String = "127.0.0.1",
-                    maximumBodyBytes: Int = 8 << 20) {
+                    maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard) {
             self.storeDirectory = storeDirectory
             self.socketPath = socketPath ?? Self.defaultSocketPath()
             self.tcpPort = tcpPort
             self.tcpHost = tcpHost
             self.maximumBodyBytes = maximumBodyBytes
+            self.rateLimit = rateLimit
         }
 
         /// `$XDG_RUNTIME_DIR/openhealthkit/healthd.sock`, or `/tmp/openhealthkit-<uid>/healthd.sock` without one.
@@ -83,7 +86,7 @@ public struct HealthDaemon: Sendable {
         try SocketPath.prepare(configuration.socketPath)
         defer { unlink(configuration.socketPath) }
 
-        let router = Self.router(database: database, maximumBodyBytes: configuration.maximumBodyBytes, logger: logger)
+        let router = Self.router(database: database, configuration: configuration, logger: logger)
         var services: [any Service] = [
             Application(router: router, configuration: .init(address: .unixDomainSocket(path: configuration.socketPath), serverName: "healthd"),
                         onServerRunning: { [configuration] _ in
@@ -103,13 +106,14 @@ public struct HealthDaemon: Sendable {
         withExtendedLifetime((lock, database)) {}
     }
 
-    /// The routes: the API document, and the API behind bearer authentication, size limits and problem answers.
-    static func router(database: HealthDatabase, maximumBodyBytes: Int, logger: Logger) -> Router<BasicRequestContext> {
+    /// The routes: the API document, and the API behind bearer authentication, quotas, size limits and problem answers.
+    static func router(database: HealthDatabase, configuration: Configuration, logger: Logger) -> Router<BasicRequestContext> {
         let registrations = AppRegistrations(database: database)
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: ProblemMiddleware(logger: logger))
         router.add(middleware: BearerAuthentication(registrations: registrations, publicPrefixes: ["/openapi.json", "/v1/registrations"]))
-        router.add(middleware: RequestBodyMiddleware(maximumBytes: maximumBodyBytes))
+        if let limit = configuration.rateLimit { router.add(middleware: RateLimiter(limit: limit)) }
+        router.add(middleware: RequestBodyMiddleware(maximumBytes: configuration.maximumBodyBytes))
         router.get("openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"],
                      body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json + "\n")))
