@@ -31,8 +31,10 @@ final class DaemonHarness: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let store = folder.appendingPathComponent("store")
         let socketPath = folder.appendingPathComponent("d.sock").path
-        let daemon = HealthDaemon(configuration: .init(storeDirectory: store, socketPath: socketPath, maximumBodyBytes: maximumBodyBytes,
-                                                       rateLimit: rateLimit))
+        var configuration = HealthDaemon.Configuration(storeDirectory: store, socketPath: socketPath, maximumBodyBytes: maximumBodyBytes,
+                                                       rateLimit: rateLimit)
+        configuration.accessLogInterval = .milliseconds(50)
+        let daemon = HealthDaemon(configuration: configuration)
         let (listening, continuation) = AsyncStream<Void>.makeStream()
         let task = Task {
             defer { continuation.finish() }

@@ -9,6 +9,26 @@ import OpenHealthKit
 struct HealthAPIService: APIProtocol {
     let registrations: AppRegistrations
     let stores: AppStores
+    let recorder: AccessRecorder
+
+    /// Runs `work` for the calling app and notes it in the access log: per type, the count `work` returns (or, when it
+    /// fails, the `attempted` counts with the refusal).
+    private func logged<T>(_ operation: String, attempted: [String: Int], _ work: (HKHealthStore) async throws -> (T, [String: Int])) async throws -> T {
+        let app = try CallingApp.required()
+        do {
+            let (result, counts) = try await work(stores.store(for: app))
+            recorder.note(app: app.bundleIdentifier, operation: operation, counts: counts, error: nil)
+            return result
+        } catch {
+            let problem = (error as? HKError).map { Problem($0) } ?? error
+            recorder.note(app: app.bundleIdentifier, operation: operation, counts: attempted, error: problem)
+            throw problem
+        }
+    }
+
+    private static func counts(_ types: [String]) -> [String: Int] {
+        types.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
 
     // MARK: - Apps
 
@@ -46,7 +66,9 @@ struct HealthAPIService: APIProtocol {
 
     func authorizationStatus(_ input: Operations.AuthorizationStatus.Input) async throws -> Operations.AuthorizationStatus.Output {
         guard case .json(let list) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
-        let store = stores.store(for: try CallingApp.required())
+        let app = try CallingApp.required()
+        let store = stores.store(for: app)
+        recorder.note(app: app.bundleIdentifier, operation: "authorizationStatus", type: nil, count: list.types.count, outcome: "allowed")
         let statuses = try list.types.enumerated().map { index, identifier in
             guard let type = HKObjectType.type(forIdentifier: identifier) else {
                 throw Self.unknownType(identifier, at: "/types/\(index)")
@@ -65,10 +87,12 @@ struct HealthAPIService: APIProtocol {
 
     func saveObjects(_ input: Operations.SaveObjects.Input) async throws -> Operations.SaveObjects.Output {
         guard case .json(let batch) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
-        let store = stores.store(for: try CallingApp.required())
-        let objects = try batch.samples.enumerated().map { index, sample in try WireSample.object(sample, at: "/samples/\(index)") }
-        try await store.save(objects)
-        return .noContent
+        let attempted = Self.counts(batch.samples.map(\._type))
+        return try await logged("save", attempted: attempted) { store in
+            let objects = try batch.samples.enumerated().map { index, sample in try WireSample.object(sample, at: "/samples/\(index)") }
+            try await store.save(objects)
+            return (.noContent, attempted)
+        }
     }
 
     /// Deletes the objects named, all or none: each must be one the app can see (its own, or readable), and the
@@ -76,7 +100,13 @@ struct HealthAPIService: APIProtocol {
     /// exists or not, as embedded.
     func deleteObjects(_ input: Operations.DeleteObjects.Input) async throws -> Operations.DeleteObjects.Output {
         guard case .json(let list) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
-        let store = stores.store(for: try CallingApp.required())
+        return try await logged("delete", attempted: Self.counts(list.objects.map(\._type))) { store in
+            try await delete(list, in: store)
+            return (.noContent, Self.counts(list.objects.map(\._type)))
+        }
+    }
+
+    private func delete(_ list: Components.Schemas.ObjectList, in store: HKHealthStore) async throws {
         var byType: [String: (type: HKSampleType, uuids: [UUID])] = [:]
         for (index, reference) in list.objects.enumerated() {
             guard let uuid = UUID(uuidString: reference.uuid) else {
@@ -100,25 +130,29 @@ struct HealthAPIService: APIProtocol {
             objects += found as [HKObject]
         }
         try await store.delete(objects)
-        return .noContent
     }
 
     // MARK: - Queries
 
     func querySamples(_ input: Operations.QuerySamples.Input) async throws -> Operations.QuerySamples.Output {
         guard case .json(let query) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
-        let store = stores.store(for: try CallingApp.required())
         guard let type = HKObjectType.type(forIdentifier: query._type) as? HKSampleType else {
             throw Self.unknownType(query._type, at: "/type")
         }
+        return try await logged("query", attempted: [type.identifier: 0]) { store in
+            let samples = try await samples(query, of: type, in: store)
+            return (.ok(.init(body: .json(.init(samples: samples.map(WireSample.wire))))), [type.identifier: samples.count])
+        }
+    }
+
+    private func samples(_ query: Components.Schemas.SampleQuery, of type: HKSampleType, in store: HKHealthStore) async throws -> [HKSample] {
         let predicate = query.startDate == nil && query.endDate == nil
             ? nil : HKQuery.predicateForSamples(withStart: query.startDate, end: query.endDate)
         let limit = query.limit.flatMap { $0 > 0 ? $0 : nil }
-        let samples = try await HKSampleQueryDescriptor(
+        return try await HKSampleQueryDescriptor(
             predicates: [.sample(type: type, predicate: predicate)],
             sortDescriptors: [SortDescriptor(\.startDate, order: query.ascending == false ? .reverse : .forward)], limit: limit
         ).result(for: store)
-        return .ok(.init(body: .json(.init(samples: samples.map(WireSample.wire)))))
     }
 
     // MARK: - Helpers

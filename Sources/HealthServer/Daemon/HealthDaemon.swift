@@ -34,6 +34,8 @@ public struct HealthDaemon: Sendable {
         public var maximumBodyBytes: Int
         /// Each app's request quota (429 with `Retry-After` beyond it); nil: none.
         public var rateLimit: RateLimit?
+        /// How often the access log's buffered entries are written to the store.
+        public var accessLogInterval: Duration = .seconds(1)
 
         public init(storeDirectory: URL, socketPath: String? = nil, tcpPort: Int? = nil, tcpHost: String = "127.0.0.1",
                     maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard) {
@@ -86,8 +88,11 @@ public struct HealthDaemon: Sendable {
         try SocketPath.prepare(configuration.socketPath)
         defer { unlink(configuration.socketPath) }
 
-        let router = Self.router(database: database, configuration: configuration, logger: logger)
+        // First in the group, so it stops last: the entries of the final requests are written.
+        let recorder = AccessRecorder(log: AccessLog(database: database), interval: configuration.accessLogInterval, logger: logger)
+        let router = Self.router(database: database, recorder: recorder, configuration: configuration, logger: logger)
         var services: [any Service] = [
+            recorder,
             Application(router: router, configuration: .init(address: .unixDomainSocket(path: configuration.socketPath), serverName: "healthd"),
                         onServerRunning: { [configuration] _ in
                             chmod(configuration.socketPath, 0o600)
@@ -107,7 +112,8 @@ public struct HealthDaemon: Sendable {
     }
 
     /// The routes: the API document, and the API behind bearer authentication, quotas, size limits and problem answers.
-    static func router(database: HealthDatabase, configuration: Configuration, logger: Logger) -> Router<BasicRequestContext> {
+    static func router(database: HealthDatabase, recorder: AccessRecorder, configuration: Configuration,
+                       logger: Logger) -> Router<BasicRequestContext> {
         let registrations = AppRegistrations(database: database)
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: ProblemMiddleware(logger: logger))
@@ -118,7 +124,7 @@ public struct HealthDaemon: Sendable {
             Response(status: .ok, headers: [.contentType: "application/json"],
                      body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json + "\n")))
         }
-        let api = HealthAPIService(registrations: registrations, stores: AppStores(database: database))
+        let api = HealthAPIService(registrations: registrations, stores: AppStores(database: database), recorder: recorder)
         // A fixed, valid URL: the API is served from the root.
         try! api.registerHandlers(on: router, serverURL: URL(string: "/")!,
                                   configuration: .init(dateTranscoder: ExactDateTranscoder(), jsonEncodingOptions: [.sortedKeys]))

@@ -170,6 +170,12 @@ extension HealthDatabase {
         CREATE INDEX "appRegistration_on_bundleIdentifier" ON "appRegistration"("bundleIdentifier")
         """#,
         #"""
+        CREATE TABLE "accessLog" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "time" DOUBLE NOT NULL, "app" TEXT NOT NULL, "operation" TEXT NOT NULL, "type" TEXT, "count" INTEGER NOT NULL, "outcome" TEXT NOT NULL)
+        """#,
+        #"""
+        CREATE INDEX "accessLog_on_time" ON "accessLog"("time")
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

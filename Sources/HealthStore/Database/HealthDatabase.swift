@@ -742,6 +742,19 @@ package final class HealthDatabase: Sendable {
                 t.column("tokenIssuedAt", .double)
             }
         }
+        migrator.registerMigration("v26: access log") { db in
+            // What each app read and wrote through the daemon, for the person (`health access-log`): when, which app,
+            // which operation on which type, how many objects, and whether it was allowed. Kept for a bounded time.
+            try db.create(table: "accessLog") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("time", .double).notNull().indexed()
+                t.column("app", .text).notNull()
+                t.column("operation", .text).notNull()
+                t.column("type", .text)
+                t.column("count", .integer).notNull()
+                t.column("outcome", .text).notNull()
+            }
+        }
         return migrator
     }()
 }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import HealthStore
 
 /// The person's side of the daemon's registrations (`health apps`, `health apps approve`): apps that asked to connect
@@ -18,5 +18,14 @@ extension HealthPerson {
         let registration = try registrations.find(reference)
         try registrations.decide(registration.id, state)
         return try registrations.find(registration.id)
+    }
+}
+
+/// What apps read and wrote through the daemon (`health access-log`).
+extension HealthPerson {
+    /// The access log's entries that match, newest first, at most `limit`.
+    package func accessLog(app: String? = nil, type: String? = nil, since: Date? = nil, until: Date? = nil,
+                           limit: Int = 1_000) throws -> [AccessLog.Entry] {
+        try AccessLog(database: database).entries(app: app, type: type, since: since, until: until, limit: limit)
     }
 }
