@@ -529,6 +529,80 @@ package enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/queries/statistics": {
+      "post": {
+        "operationId": "queryStatistics",
+        "tags": [
+          "queries"
+        ],
+        "summary": "Statistics of a quantity type, whole or per calendar interval, over what the app may read.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/StatisticsQuery"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The statistics.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/StatisticsList"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "components": {
@@ -922,6 +996,183 @@ package enum OpenAPIDocument {
           "type": {
             "type": "string",
             "description": "A HealthKit type identifier."
+          }
+        }
+      },
+      "StatisticsOption": {
+        "type": "string",
+        "enum": [
+          "cumulativeSum",
+          "discreteAverage",
+          "discreteMin",
+          "discreteMax",
+          "mostRecent",
+          "duration",
+          "separateBySource"
+        ],
+        "description": "HKStatisticsOptions, one per value."
+      },
+      "StatisticsInterval": {
+        "type": "object",
+        "required": [
+          "unit",
+          "count"
+        ],
+        "additionalProperties": false,
+        "description": "The collection's interval: intervalComponents with one calendar component.",
+        "properties": {
+          "unit": {
+            "type": "string",
+            "enum": [
+              "second",
+              "minute",
+              "hour",
+              "day",
+              "week",
+              "month",
+              "year"
+            ]
+          },
+          "count": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100000
+          }
+        }
+      },
+      "StatisticsQuery": {
+        "type": "object",
+        "required": [
+          "type",
+          "options"
+        ],
+        "additionalProperties": false,
+        "description": "HKStatisticsQuery, or with interval and anchorDate HKStatisticsCollectionQuery.",
+        "properties": {
+          "type": {
+            "type": "string",
+            "description": "A quantity type identifier."
+          },
+          "startDate": {
+            "type": "string",
+            "format": "date-time",
+            "description": "With endDate: HKQuery.predicateForSamples(withStart:end:)."
+          },
+          "endDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "options": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/StatisticsOption"
+            },
+            "maxItems": 7
+          },
+          "interval": {
+            "$ref": "#/components/schemas/StatisticsInterval"
+          },
+          "anchorDate": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Where the intervals start; required with interval."
+          },
+          "timeZone": {
+            "type": "string",
+            "description": "The IANA time zone the intervals follow (default UTC), as the app's calendar would."
+          }
+        }
+      },
+      "SourceStatistics": {
+        "type": "object",
+        "required": [
+          "source"
+        ],
+        "properties": {
+          "source": {
+            "$ref": "#/components/schemas/Source"
+          },
+          "sum": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "average": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "minimum": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "maximum": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "mostRecent": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "duration": {
+            "$ref": "#/components/schemas/Quantity"
+          }
+        }
+      },
+      "Statistics": {
+        "type": "object",
+        "required": [
+          "startDate",
+          "endDate"
+        ],
+        "properties": {
+          "startDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "endDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "sum": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "average": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "minimum": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "maximum": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "mostRecent": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "mostRecentStartDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "mostRecentEndDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "duration": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "sources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/SourceStatistics"
+            }
+          }
+        }
+      },
+      "StatisticsList": {
+        "type": "object",
+        "required": [
+          "statistics"
+        ],
+        "properties": {
+          "statistics": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Statistics"
+            },
+            "description": "One for a statistics query with data (none without); for a collection, the intervals with data in time order."
           }
         }
       }

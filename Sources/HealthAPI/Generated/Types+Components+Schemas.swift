@@ -780,5 +780,317 @@ extension Components {
                 ])
             }
         }
+        /// HKStatisticsOptions, one per value.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StatisticsOption`.
+        @frozen package enum StatisticsOption: String, Codable, Hashable, Sendable, CaseIterable {
+            case cumulativeSum = "cumulativeSum"
+            case discreteAverage = "discreteAverage"
+            case discreteMin = "discreteMin"
+            case discreteMax = "discreteMax"
+            case mostRecent = "mostRecent"
+            case duration = "duration"
+            case separateBySource = "separateBySource"
+        }
+        /// The collection's interval: intervalComponents with one calendar component.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StatisticsInterval`.
+        package struct StatisticsInterval: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/StatisticsInterval/unit`.
+            @frozen package enum UnitPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case second = "second"
+                case minute = "minute"
+                case hour = "hour"
+                case day = "day"
+                case week = "week"
+                case month = "month"
+                case year = "year"
+            }
+            /// - Remark: Generated from `#/components/schemas/StatisticsInterval/unit`.
+            package var unit: Components.Schemas.StatisticsInterval.UnitPayload
+            /// - Remark: Generated from `#/components/schemas/StatisticsInterval/count`.
+            package var count: Swift.Int
+            /// Creates a new `StatisticsInterval`.
+            ///
+            /// - Parameters:
+            ///   - unit:
+            ///   - count:
+            package init(
+                unit: Components.Schemas.StatisticsInterval.UnitPayload,
+                count: Swift.Int
+            ) {
+                self.unit = unit
+                self.count = count
+            }
+            package enum CodingKeys: String, CodingKey {
+                case unit
+                case count
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.unit = try container.decode(
+                    Components.Schemas.StatisticsInterval.UnitPayload.self,
+                    forKey: .unit
+                )
+                self.count = try container.decode(
+                    Swift.Int.self,
+                    forKey: .count
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "unit",
+                    "count"
+                ])
+            }
+        }
+        /// HKStatisticsQuery, or with interval and anchorDate HKStatisticsCollectionQuery.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StatisticsQuery`.
+        package struct StatisticsQuery: Codable, Hashable, Sendable {
+            /// A quantity type identifier.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StatisticsQuery/type`.
+            package var _type: Swift.String
+            /// With endDate: HKQuery.predicateForSamples(withStart:end:).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StatisticsQuery/startDate`.
+            package var startDate: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/StatisticsQuery/endDate`.
+            package var endDate: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/StatisticsQuery/options`.
+            package var options: [Components.Schemas.StatisticsOption]
+            /// - Remark: Generated from `#/components/schemas/StatisticsQuery/interval`.
+            package var interval: Components.Schemas.StatisticsInterval?
+            /// Where the intervals start; required with interval.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StatisticsQuery/anchorDate`.
+            package var anchorDate: Foundation.Date?
+            /// The IANA time zone the intervals follow (default UTC), as the app's calendar would.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StatisticsQuery/timeZone`.
+            package var timeZone: Swift.String?
+            /// Creates a new `StatisticsQuery`.
+            ///
+            /// - Parameters:
+            ///   - _type: A quantity type identifier.
+            ///   - startDate: With endDate: HKQuery.predicateForSamples(withStart:end:).
+            ///   - endDate:
+            ///   - options:
+            ///   - interval:
+            ///   - anchorDate: Where the intervals start; required with interval.
+            ///   - timeZone: The IANA time zone the intervals follow (default UTC), as the app's calendar would.
+            package init(
+                _type: Swift.String,
+                startDate: Foundation.Date? = nil,
+                endDate: Foundation.Date? = nil,
+                options: [Components.Schemas.StatisticsOption],
+                interval: Components.Schemas.StatisticsInterval? = nil,
+                anchorDate: Foundation.Date? = nil,
+                timeZone: Swift.String? = nil
+            ) {
+                self._type = _type
+                self.startDate = startDate
+                self.endDate = endDate
+                self.options = options
+                self.interval = interval
+                self.anchorDate = anchorDate
+                self.timeZone = timeZone
+            }
+            package enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case startDate
+                case endDate
+                case options
+                case interval
+                case anchorDate
+                case timeZone
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Swift.String.self,
+                    forKey: ._type
+                )
+                self.startDate = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .startDate
+                )
+                self.endDate = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .endDate
+                )
+                self.options = try container.decode(
+                    [Components.Schemas.StatisticsOption].self,
+                    forKey: .options
+                )
+                self.interval = try container.decodeIfPresent(
+                    Components.Schemas.StatisticsInterval.self,
+                    forKey: .interval
+                )
+                self.anchorDate = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .anchorDate
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "startDate",
+                    "endDate",
+                    "options",
+                    "interval",
+                    "anchorDate",
+                    "timeZone"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SourceStatistics`.
+        package struct SourceStatistics: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SourceStatistics/source`.
+            package var source: Components.Schemas.Source
+            /// - Remark: Generated from `#/components/schemas/SourceStatistics/sum`.
+            package var sum: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/SourceStatistics/average`.
+            package var average: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/SourceStatistics/minimum`.
+            package var minimum: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/SourceStatistics/maximum`.
+            package var maximum: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/SourceStatistics/mostRecent`.
+            package var mostRecent: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/SourceStatistics/duration`.
+            package var duration: Components.Schemas.Quantity?
+            /// Creates a new `SourceStatistics`.
+            ///
+            /// - Parameters:
+            ///   - source:
+            ///   - sum:
+            ///   - average:
+            ///   - minimum:
+            ///   - maximum:
+            ///   - mostRecent:
+            ///   - duration:
+            package init(
+                source: Components.Schemas.Source,
+                sum: Components.Schemas.Quantity? = nil,
+                average: Components.Schemas.Quantity? = nil,
+                minimum: Components.Schemas.Quantity? = nil,
+                maximum: Components.Schemas.Quantity? = nil,
+                mostRecent: Components.Schemas.Quantity? = nil,
+                duration: Components.Schemas.Quantity? = nil
+            ) {
+                self.source = source
+                self.sum = sum
+                self.average = average
+                self.minimum = minimum
+                self.maximum = maximum
+                self.mostRecent = mostRecent
+                self.duration = duration
+            }
+            package enum CodingKeys: String, CodingKey {
+                case source
+                case sum
+                case average
+                case minimum
+                case maximum
+                case mostRecent
+                case duration
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Statistics`.
+        package struct Statistics: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Statistics/startDate`.
+            package var startDate: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Statistics/endDate`.
+            package var endDate: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Statistics/sum`.
+            package var sum: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/Statistics/average`.
+            package var average: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/Statistics/minimum`.
+            package var minimum: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/Statistics/maximum`.
+            package var maximum: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/Statistics/mostRecent`.
+            package var mostRecent: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/Statistics/mostRecentStartDate`.
+            package var mostRecentStartDate: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/Statistics/mostRecentEndDate`.
+            package var mostRecentEndDate: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/Statistics/duration`.
+            package var duration: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/Statistics/sources`.
+            package var sources: [Components.Schemas.SourceStatistics]?
+            /// Creates a new `Statistics`.
+            ///
+            /// - Parameters:
+            ///   - startDate:
+            ///   - endDate:
+            ///   - sum:
+            ///   - average:
+            ///   - minimum:
+            ///   - maximum:
+            ///   - mostRecent:
+            ///   - mostRecentStartDate:
+            ///   - mostRecentEndDate:
+            ///   - duration:
+            ///   - sources:
+            package init(
+                startDate: Foundation.Date,
+                endDate: Foundation.Date,
+                sum: Components.Schemas.Quantity? = nil,
+                average: Components.Schemas.Quantity? = nil,
+                minimum: Components.Schemas.Quantity? = nil,
+                maximum: Components.Schemas.Quantity? = nil,
+                mostRecent: Components.Schemas.Quantity? = nil,
+                mostRecentStartDate: Foundation.Date? = nil,
+                mostRecentEndDate: Foundation.Date? = nil,
+                duration: Components.Schemas.Quantity? = nil,
+                sources: [Components.Schemas.SourceStatistics]? = nil
+            ) {
+                self.startDate = startDate
+                self.endDate = endDate
+                self.sum = sum
+                self.average = average
+                self.minimum = minimum
+                self.maximum = maximum
+                self.mostRecent = mostRecent
+                self.mostRecentStartDate = mostRecentStartDate
+                self.mostRecentEndDate = mostRecentEndDate
+                self.duration = duration
+                self.sources = sources
+            }
+            package enum CodingKeys: String, CodingKey {
+                case startDate
+                case endDate
+                case sum
+                case average
+                case minimum
+                case maximum
+                case mostRecent
+                case mostRecentStartDate
+                case mostRecentEndDate
+                case duration
+                case sources
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/StatisticsList`.
+        package struct StatisticsList: Codable, Hashable, Sendable {
+            /// One for a statistics query with data (none without); for a collection, the intervals with data in time order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StatisticsList/statistics`.
+            package var statistics: [Components.Schemas.Statistics]
+            /// Creates a new `StatisticsList`.
+            ///
+            /// - Parameters:
+            ///   - statistics: One for a statistics query with data (none without); for a collection, the intervals with data in time order.
+            package init(statistics: [Components.Schemas.Statistics]) {
+                self.statistics = statistics
+            }
+            package enum CodingKeys: String, CodingKey {
+                case statistics
+            }
+        }
     }
 }

@@ -49,6 +49,11 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/queries/samples`.
     /// - Remark: Generated from `#/paths//v1/queries/samples/post(querySamples)`.
     func querySamples(_ input: Operations.QuerySamples.Input) async throws -> Operations.QuerySamples.Output
+    /// Statistics of a quantity type, whole or per calendar interval, over what the app may read.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/statistics`.
+    /// - Remark: Generated from `#/paths//v1/queries/statistics/post(queryStatistics)`.
+    func queryStatistics(_ input: Operations.QueryStatistics.Input) async throws -> Operations.QueryStatistics.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -131,6 +136,19 @@ extension APIProtocol {
         body: Operations.QuerySamples.Input.Body
     ) async throws -> Operations.QuerySamples.Output {
         try await querySamples(Operations.QuerySamples.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Statistics of a quantity type, whole or per calendar interval, over what the app may read.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/statistics`.
+    /// - Remark: Generated from `#/paths//v1/queries/statistics/post(queryStatistics)`.
+    package func queryStatistics(
+        headers: Operations.QueryStatistics.Input.Headers = .init(),
+        body: Operations.QueryStatistics.Input.Body
+    ) async throws -> Operations.QueryStatistics.Output {
+        try await queryStatistics(Operations.QueryStatistics.Input(
             headers: headers,
             body: body
         ))

@@ -13,7 +13,7 @@ struct HealthAPIService: APIProtocol {
 
     /// Runs `work` for the calling app and notes it in the access log: per type, the count `work` returns (or, when it
     /// fails, the `attempted` counts with the refusal).
-    private func logged<T>(_ operation: String, attempted: [String: Int], _ work: (HKHealthStore) async throws -> (T, [String: Int])) async throws -> T {
+    func logged<T>(_ operation: String, attempted: [String: Int], _ work: (HKHealthStore) async throws -> (T, [String: Int])) async throws -> T {
         let app = try CallingApp.required()
         do {
             let (result, counts) = try await work(stores.store(for: app))
@@ -157,8 +157,8 @@ struct HealthAPIService: APIProtocol {
 
     // MARK: - Helpers
 
-    private static func unknownType(_ identifier: String, at pointer: String) -> Problem {
-        Problem(.badRequest, "unknown type", detail: "\(pointer): \"\(identifier)\" is not a HealthKit type identifier this store knows",
+    static func unknownType(_ identifier: String, at pointer: String, kind: String = "type") -> Problem {
+        Problem(.badRequest, "unknown type", detail: "\(pointer): \"\(identifier)\" is not a HealthKit \(kind) identifier this store knows",
                 code: .errorInvalidArgument, field: pointer)
     }
 }
