@@ -12,10 +12,14 @@ struct AuthorizeCommand: AsyncParsableCommand {
             NSHealthShareUsageDescription, NSHealthUpdateUsageDescription...). Only types not decided yet are asked.
             Example:
               health authorize --app steps.json --write stepCount --read stepCount heartRate
+            With --pending, answers instead the requests apps made through `health serve`, which wait for the person.
             """)
 
     @Option(help: "The app's manifest (JSON with Info.plist keys).")
-    var app: String
+    var app: String?
+
+    @Flag(help: "Answer the authorization requests waiting in `health serve`, oldest first.")
+    var pending = false
 
     @Option(name: .customLong("write"), parsing: .upToNextOption, help: "Types the app asks to write.")
     var writeTypes: [String] = []
@@ -25,7 +29,15 @@ struct AuthorizeCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
+    func validate() throws {
+        if pending, app != nil || !writeTypes.isEmpty || !readTypes.isEmpty {
+            throw ValidationError("--pending answers the apps' own requests; it takes no --app, --write or --read")
+        }
+        if !pending, app == nil { throw ValidationError("give the app's manifest with --app, or answer waiting requests with --pending") }
+    }
+
     func run() async throws {
+        guard let app else { return try await answerPending() }
         let manifest = try loadManifest(app)
         var share = Set<HKSampleType>()
         for name in writeTypes {
@@ -41,6 +53,20 @@ struct AuthorizeCommand: AsyncParsableCommand {
         }
         for type in share.sorted(by: { $0.identifier < $1.identifier }) {
             print("\(type.identifier): \(healthStore.authorizationStatus(for: type))")
+        }
+    }
+
+    /// Each waiting request, put to the person in the terminal; the app waiting in the daemon gets the answer.
+    private func answerPending() async throws {
+        let person = try store.person(creating: false)
+        let requests = try reporting { try person.pendingAuthorizationRequests() }
+        guard !requests.isEmpty else { return print("No app is waiting for an answer.") }
+        let presenter = TerminalPresenter()
+        for request in requests {
+            let response = await presenter.present(request.sheet)
+            let delivered = try reporting { try person.answerAuthorizationRequest(request.id, response) }
+            print(delivered ? (response == .dismissed ? "Closed without deciding." : "Answered.")
+                            : "\(request.sheet.app.name) stopped waiting before the answer; it will ask again.")
         }
     }
 }

@@ -90,8 +90,9 @@ final class DaemonHarness: Sendable {
     /// token: what an app and the person do before the app's first call.
     func connect(_ bundleIdentifier: String, name: String? = nil, share: [HKObjectType] = [], read: [HKObjectType] = []) async throws -> String {
         let client = client()
-        let registration = try await client.registerApp(body: .json(.init(cfBundleIdentifier: bundleIdentifier, cfBundleName: name ?? bundleIdentifier)))
-            .created.body.json
+        let manifest = Components.Schemas.AppManifest(cfBundleIdentifier: bundleIdentifier, cfBundleName: name ?? bundleIdentifier,
+                                                      nsHealthShareUsageDescription: "Shows your data.", nsHealthUpdateUsageDescription: "Logs your data.")
+        let registration = try await client.registerApp(body: .json(manifest)).created.body.json
         let person = try person()
         try person.decideRegistration(registration.id, .approved)
         for type in Set(share.map(\.identifier) + read.map(\.identifier)) {

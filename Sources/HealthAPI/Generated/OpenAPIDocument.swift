@@ -603,6 +603,93 @@ package enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/authorization/requests": {
+      "post": {
+        "operationId": "requestAuthorization",
+        "tags": [
+          "objects"
+        ],
+        "summary": "Asks the person for access; completes when every type is decided (at once if none is new), or fails with errorUserCanceled when the person dismisses the sheet or does not answer in time.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AuthorizationRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Every type asked is decided (whatever the person decided: read decisions are never revealed)."
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "The person dismissed the sheet, or did not answer in time (errorUserCanceled).",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "components": {
@@ -1173,6 +1260,39 @@ package enum OpenAPIDocument {
               "$ref": "#/components/schemas/Statistics"
             },
             "description": "One for a statistics query with data (none without); for a collection, the intervals with data in time order."
+          }
+        }
+      },
+      "AuthorizationRequest": {
+        "type": "object",
+        "required": [
+          "share",
+          "read"
+        ],
+        "additionalProperties": false,
+        "description": "HKHealthStore.requestAuthorization(toShare:read:): the types not decided yet are put to the person, and the request waits for the answer.",
+        "properties": {
+          "share": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "maxItems": 512,
+            "description": "Sample types the app asks to write."
+          },
+          "read": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "maxItems": 512,
+            "description": "Object types the app asks to read."
+          },
+          "timeoutSeconds": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 3600,
+            "description": "How long to wait for the person (default 300); then the sheet counts as dismissed."
           }
         }
       }

@@ -1092,5 +1092,62 @@ extension Components {
                 case statistics
             }
         }
+        /// HKHealthStore.requestAuthorization(toShare:read:): the types not decided yet are put to the person, and the request waits for the answer.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AuthorizationRequest`.
+        package struct AuthorizationRequest: Codable, Hashable, Sendable {
+            /// Sample types the app asks to write.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuthorizationRequest/share`.
+            package var share: [Swift.String]
+            /// Object types the app asks to read.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuthorizationRequest/read`.
+            package var read: [Swift.String]
+            /// How long to wait for the person (default 300); then the sheet counts as dismissed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuthorizationRequest/timeoutSeconds`.
+            package var timeoutSeconds: Swift.Int?
+            /// Creates a new `AuthorizationRequest`.
+            ///
+            /// - Parameters:
+            ///   - share: Sample types the app asks to write.
+            ///   - read: Object types the app asks to read.
+            ///   - timeoutSeconds: How long to wait for the person (default 300); then the sheet counts as dismissed.
+            package init(
+                share: [Swift.String],
+                read: [Swift.String],
+                timeoutSeconds: Swift.Int? = nil
+            ) {
+                self.share = share
+                self.read = read
+                self.timeoutSeconds = timeoutSeconds
+            }
+            package enum CodingKeys: String, CodingKey {
+                case share
+                case read
+                case timeoutSeconds
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.share = try container.decode(
+                    [Swift.String].self,
+                    forKey: .share
+                )
+                self.read = try container.decode(
+                    [Swift.String].self,
+                    forKey: .read
+                )
+                self.timeoutSeconds = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .timeoutSeconds
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "share",
+                    "read",
+                    "timeoutSeconds"
+                ])
+            }
+        }
     }
 }

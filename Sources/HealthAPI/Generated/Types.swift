@@ -54,6 +54,11 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/queries/statistics`.
     /// - Remark: Generated from `#/paths//v1/queries/statistics/post(queryStatistics)`.
     func queryStatistics(_ input: Operations.QueryStatistics.Input) async throws -> Operations.QueryStatistics.Output
+    /// Asks the person for access; completes when every type is decided (at once if none is new), or fails with errorUserCanceled when the person dismisses the sheet or does not answer in time.
+    ///
+    /// - Remark: HTTP `POST /v1/authorization/requests`.
+    /// - Remark: Generated from `#/paths//v1/authorization/requests/post(requestAuthorization)`.
+    func requestAuthorization(_ input: Operations.RequestAuthorization.Input) async throws -> Operations.RequestAuthorization.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -149,6 +154,19 @@ extension APIProtocol {
         body: Operations.QueryStatistics.Input.Body
     ) async throws -> Operations.QueryStatistics.Output {
         try await queryStatistics(Operations.QueryStatistics.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Asks the person for access; completes when every type is decided (at once if none is new), or fails with errorUserCanceled when the person dismisses the sheet or does not answer in time.
+    ///
+    /// - Remark: HTTP `POST /v1/authorization/requests`.
+    /// - Remark: Generated from `#/paths//v1/authorization/requests/post(requestAuthorization)`.
+    package func requestAuthorization(
+        headers: Operations.RequestAuthorization.Input.Headers = .init(),
+        body: Operations.RequestAuthorization.Input.Body
+    ) async throws -> Operations.RequestAuthorization.Output {
+        try await requestAuthorization(Operations.RequestAuthorization.Input(
             headers: headers,
             body: body
         ))

@@ -37,6 +37,7 @@ final class AccessRecorder: Service, Sendable {
         switch (error as? Problem)?.status.code {
         case 401?, 403?: "denied"
         case 400?, 413?: "invalid"
+        case 409?: "dismissed"
         default: "failed"
         }
     }

@@ -17,16 +17,11 @@ final class AppStores: Sendable {
     func store(for manifest: AppManifest) -> HKHealthStore {
         stores.withLock { stores in
             if let store = stores[manifest.bundleIdentifier], store.configuration.app == manifest { return store }
-            let store = HKHealthStore(configuration: .init(storeDirectory: database.directory, app: manifest, presenter: DismissingPresenter()),
+            let presenter = ParkedPresenter(requests: PendingAuthorizations(database: database))
+            let store = HKHealthStore(configuration: .init(storeDirectory: database.directory, app: manifest, presenter: presenter),
                                       database: database)
             stores[manifest.bundleIdentifier] = store
             return store
         }
     }
-}
-
-/// The person's answer while the daemon cannot yet put a sheet in front of them: the sheet is dismissed, nothing
-/// changes, as when HealthKit's sheet is closed. The person decides with `health permission` meanwhile.
-struct DismissingPresenter: HKAuthorizationPresenter {
-    func present(_ sheet: AuthorizationSheet) async -> AuthorizationSheet.Response { .dismissed }
 }

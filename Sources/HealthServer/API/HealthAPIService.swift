@@ -83,6 +83,36 @@ struct HealthAPIService: APIProtocol {
         return .ok(.init(body: .json(.init(statuses: statuses))))
     }
 
+    /// `requestAuthorization(toShare:read:)`: waits while the person decides (``ParkedPresenter``).
+    func requestAuthorization(_ input: Operations.RequestAuthorization.Input) async throws -> Operations.RequestAuthorization.Output {
+        guard case .json(let request) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        let share = try request.share.enumerated().map { index, identifier in
+            guard let type = HKObjectType.type(forIdentifier: identifier) as? HKSampleType else {
+                throw Self.unknownType(identifier, at: "/share/\(index)", kind: "sample type")
+            }
+            return type
+        }
+        let read = try request.read.enumerated().map { index, identifier in
+            guard let type = HKObjectType.type(forIdentifier: identifier) else { throw Self.unknownType(identifier, at: "/read/\(index)") }
+            return type
+        }
+        let attempted = Self.counts(share.map(\.identifier) + read.map(\.identifier)).mapValues { _ in 0 }
+        return try await logged("requestAuthorization", attempted: attempted) { store in
+            do {
+                // The engine's request, with this request's own wait (HKHealthStore's presenter waits the default).
+                let presenter = ParkedPresenter(requests: PendingAuthorizations(database: try store.sampleStore().database),
+                                                timeout: .seconds(request.timeoutSeconds ?? 300))
+                try await store.service().requestAuthorization(app: store.configuration.app, share: Set(share), read: Set(read),
+                                                               presenter: presenter)
+            } catch let error as HKError where error.code == .errorUserCanceled {
+                var problem = Problem(error)
+                problem.status = .conflict
+                throw problem
+            }
+            return (.noContent, attempted)
+        }
+    }
+
     // MARK: - Saving and deleting
 
     func saveObjects(_ input: Operations.SaveObjects.Input) async throws -> Operations.SaveObjects.Output {

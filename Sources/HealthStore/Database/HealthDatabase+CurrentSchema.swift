@@ -176,6 +176,9 @@ extension HealthDatabase {
         CREATE INDEX "accessLog_on_time" ON "accessLog"("time")
         """#,
         #"""
+        CREATE TABLE "authorizationRequest" ("id" TEXT PRIMARY KEY NOT NULL, "manifest" BLOB NOT NULL, "shareTypes" TEXT NOT NULL, "readTypes" TEXT NOT NULL, "requiredReadTypes" TEXT NOT NULL, "state" TEXT NOT NULL CHECK ("state" IN ('pending', 'decided', 'dismissed', 'expired')), "allowedShare" TEXT, "allowedRead" TEXT, "createdAt" DOUBLE NOT NULL, "answeredAt" DOUBLE) WITHOUT ROWID
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

@@ -755,6 +755,22 @@ package final class HealthDatabase: Sendable {
                 t.column("outcome", .text).notNull()
             }
         }
+        migrator.registerMigration("v27: authorization requests waiting for the person") { db in
+            // An app's authorization sheet the daemon holds until the person answers it (`health authorize --pending`)
+            // or it times out: the types asked (JSON arrays of identifiers) and, once answered, the types allowed.
+            try db.create(table: "authorizationRequest", options: .withoutRowID) { t in
+                t.primaryKey("id", .text)
+                t.column("manifest", .blob).notNull()
+                t.column("shareTypes", .text).notNull()
+                t.column("readTypes", .text).notNull()
+                t.column("requiredReadTypes", .text).notNull()
+                t.column("state", .text).notNull().check { ["pending", "decided", "dismissed", "expired"].contains($0) }
+                t.column("allowedShare", .text)
+                t.column("allowedRead", .text)
+                t.column("createdAt", .double).notNull()
+                t.column("answeredAt", .double)
+            }
+        }
         return migrator
     }()
 }

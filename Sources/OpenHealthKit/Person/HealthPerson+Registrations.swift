@@ -29,3 +29,17 @@ extension HealthPerson {
         try AccessLog(database: database).entries(app: app, type: type, since: since, until: until, limit: limit)
     }
 }
+
+/// Authorization requests apps made through the daemon, waiting for the person (`health authorize --pending`).
+extension HealthPerson {
+    /// The requests waiting, oldest first.
+    package func pendingAuthorizationRequests() throws -> [PendingAuthorizations.Request] {
+        try PendingAuthorizations(database: database).pending()
+    }
+
+    /// The person's answer to a waiting request; false when it no longer waits (the app stopped waiting).
+    @discardableResult
+    package func answerAuthorizationRequest(_ id: String, _ response: AuthorizationSheet.Response) throws -> Bool {
+        try PendingAuthorizations(database: database).respond(id, response)
+    }
+}
