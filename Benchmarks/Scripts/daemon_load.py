@@ -3,6 +3,7 @@
 is (registered, approved by the person, its token claimed), and wrk (Debian's package) sending requests over real
 sockets. Side by side in one run, against the same daemon:
   - the floor: a request refused 401 (HTTP parsing, routing, middleware, a problem document; no store access);
+  - the authorization status of one type: the token check and one read of the authorization database;
   - a small sample query (one step sample, newest first) as the app: token check, authorization, SQLite, JSON;
   - batched saves of 100 step samples per request (new UUIDs each time), atomic.
 Prints a Markdown table (requests/s, p50, p99 from wrk's --latency) for BENCHMARKS.md.
@@ -53,6 +54,13 @@ wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{{"type":"HKQuantityTypeIdentifierStepCount","limit":1}}'
 """,
+    "authorization status (token check, one status read)": f"""
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer {token}"
+wrk.body = '{{"types":["HKQuantityTypeIdentifierStepCount"]}}'
+wrk.path = "/v1/authorization/status"
+""",
     "small sample query (1 sample)": f"""
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
@@ -82,8 +90,8 @@ end
 
 
 def duration(text):
-    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
-    return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+    value, unit = re.match(r"([\d.]+)(us|ms|s|m)$", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60_000}[unit]
 
 
 rows = []
@@ -94,8 +102,8 @@ for name, script in scripts.items():
     output = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", path, base + "/v1/queries/samples"],
                             check=True, capture_output=True, text=True).stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
-    p50 = duration(re.search(r"50%\s+(\S+)", output).group(1))
-    p99 = duration(re.search(r"99%\s+(\S+)", output).group(1))
+    p50 = duration(re.search(r"^\s+50%\s+(\S+)", output, re.MULTILINE).group(1))
+    p99 = duration(re.search(r"^\s+99%\s+(\S+)", output, re.MULTILINE).group(1))
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     rows.append((name, rate, p50, p99, int(errors.group(1)) if errors else 0))
     time.sleep(1)

@@ -51,12 +51,12 @@ struct ServeCommand: AsyncParsableCommand {
         let folder = store.directory.standardizedFileURL.path
         do {
             try await daemon.run { endpoint in
-                let first = announced.withLock { done in
-                    defer { done = true }
-                    return !done
+                // Under the lock, so the store's line comes first whichever listener is ready first.
+                announced.withLock { done in
+                    if !done { Self.say("Serving the store in \(folder)") }
+                    done = true
+                    Self.say("Listening on \(endpoint)")
                 }
-                if first { Self.say("Serving the store in \(folder)") }
-                Self.say("Listening on \(endpoint)")
             }
         } catch let error as DaemonError {
             throw CommandFailure(error.description)
@@ -64,8 +64,9 @@ struct ServeCommand: AsyncParsableCommand {
         Self.say("Stopped; the store is closed.")
     }
 
-    /// A line on standard output at once (unbuffered), so whoever started the daemon sees where it listens.
+    /// A line on standard output at once (unbuffered), so whoever started the daemon sees where it listens. A reader
+    /// that went away (a closed pipe) costs the line, never the daemon: it still closes the store.
     private static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
     }
 }

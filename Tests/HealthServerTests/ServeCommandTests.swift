@@ -88,6 +88,20 @@ struct ServeCommandTests {
     }
 }
 
+extension ServeCommandTests {
+    /// Found by the load benchmark: when whoever started the daemon stops reading its output (a closed pipe), the
+    /// final "Stopped" line crashed it on SIGTERM. The line is dropped; the daemon stops cleanly.
+    @Test func aReaderThatWentAwayDoesNotCrashTheDaemonOnSIGTERM() async throws {
+        let (daemon, process, output) = try Self.serve()
+        try output.fileHandleForReading.close()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0,
+                "\(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)")
+        await daemon.stop()
+    }
+}
+
 /// The UUIDs the daemon acknowledged saving, from several writers.
 private final class Acknowledged: Sendable {
     private let saved = Mutex<[String]>([])
