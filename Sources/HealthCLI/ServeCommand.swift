@@ -8,7 +8,7 @@ import Synchronization
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the store to apps over HTTP (a Unix socket, and TCP on loopback with --port) until SIGTERM or Ctrl-C.",
+        abstract: "Serve the store to apps over HTTP (a Unix socket, and TCP on loopback with --port, HTTPS with --tls-certificate) until SIGTERM or Ctrl-C.",
         discussion: """
             Apps register with their manifest (POST /v1/registrations), the person approves them (health apps approve), and \
             each app claims its bearer token once. The API document is served at /openapi.json. The store folder must be \
@@ -22,6 +22,10 @@ struct ServeCommand: AsyncParsableCommand {
     var port: Int?
     @Option(help: "The address the TCP port binds.")
     var host = "127.0.0.1"
+    @Option(name: .customLong("tls-certificate"), help: "A PEM certificate (chain): the TCP port serves HTTPS with it and --tls-key.")
+    var tlsCertificate: String?
+    @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-certificate.")
+    var tlsKey: String?
     @Option(name: .customLong("max-body"), help: "The largest request body accepted, in bytes.")
     var maximumBodyBytes = 8 << 20
     @Option(name: .customLong("rate-limit"), help: "Requests a second each app may make on average, in bursts of ten times as many (0: no limit).")
@@ -31,6 +35,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let port, !(0...65_535).contains(port) { throw ValidationError("--port \(port) is not a TCP port (0 to 65535)") }
+        if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("TLS needs both --tls-certificate and --tls-key") }
+        if tlsCertificate != nil, port == nil { throw ValidationError("TLS is for the TCP listener: give --port too") }
         guard maximumBodyBytes >= 1024 else { throw ValidationError("--max-body \(maximumBodyBytes) is under 1024 bytes") }
         guard requestsPerSecond >= 0, requestsPerSecond.isFinite else { throw ValidationError("--rate-limit \(requestsPerSecond) is not a rate") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel) is not a level") }
@@ -45,8 +51,10 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "healthd")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
-        let daemon = HealthDaemon(configuration: .init(storeDirectory: store.directory, socketPath: socket, tcpPort: port, tcpHost: host,
-                                                      maximumBodyBytes: maximumBodyBytes, rateLimit: rateLimit), logger: logger)
+        var configuration = HealthDaemon.Configuration(storeDirectory: store.directory, socketPath: socket, tcpPort: port, tcpHost: host,
+                                                       maximumBodyBytes: maximumBodyBytes, rateLimit: rateLimit)
+        if let tlsCertificate, let tlsKey { configuration.tls = (tlsCertificate, tlsKey) }
+        let daemon = HealthDaemon(configuration: configuration, logger: logger)
         let announced = Mutex(false)
         let folder = store.directory.standardizedFileURL.path
         do {

@@ -3,6 +3,8 @@ import HealthAPI
 import HealthModel
 import HealthStore
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 public import Logging
 import NIOCore
 import OpenAPIHummingbird
@@ -36,6 +38,9 @@ public struct HealthDaemon: Sendable {
         public var rateLimit: RateLimit?
         /// How often the access log's buffered entries are written to the store.
         public var accessLogInterval: Duration = .seconds(1)
+        /// PEM files of the certificate (chain) and private key the TCP listener serves HTTPS with; nil: plain HTTP.
+        /// The Unix socket, reachable only on this machine by the daemon's user, stays plain.
+        public var tls: (certificatePath: String, keyPath: String)?
 
         public init(storeDirectory: URL, socketPath: String? = nil, tcpPort: Int? = nil, tcpHost: String = "127.0.0.1",
                     maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard) {
@@ -57,12 +62,12 @@ public struct HealthDaemon: Sendable {
     /// Where the daemon listens, as it tells apps and the person.
     public enum Endpoint: Sendable, Hashable, CustomStringConvertible {
         case unixSocket(path: String)
-        case tcp(host: String, port: Int)
+        case tcp(host: String, port: Int, secure: Bool)
 
         public var description: String {
             switch self {
             case .unixSocket(let path): "unix:\(path)"
-            case .tcp(let host, let port): "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+            case .tcp(let host, let port, let secure): "\(secure ? "https" : "http")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
             }
         }
     }
@@ -100,15 +105,30 @@ public struct HealthDaemon: Sendable {
                         }, logger: logger),
         ]
         if let port = configuration.tcpPort {
+            let server: HTTPServerBuilder = try configuration.tls.map { try .tls(.http1(), tlsConfiguration: Self.tlsConfiguration($0)) } ?? .http1()
+            let secure = configuration.tls != nil
             services.append(Application(
-                router: router, configuration: .init(address: .hostname(configuration.tcpHost, port: port), serverName: "healthd"),
+                router: router, server: server, configuration: .init(address: .hostname(configuration.tcpHost, port: port), serverName: "healthd"),
                 onServerRunning: { [configuration] channel in
-                    await onListening(.tcp(host: configuration.tcpHost, port: channel.localAddress?.port ?? port))
+                    await onListening(.tcp(host: configuration.tcpHost, port: channel.localAddress?.port ?? port, secure: secure))
                 }, logger: logger))
         }
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
         try await group.run()
         withExtendedLifetime((lock, database)) {}
+    }
+
+    /// The server side of TLS from PEM files, or a clear error naming the file that would not load.
+    static func tlsConfiguration(_ files: (certificatePath: String, keyPath: String)) throws -> TLSConfiguration {
+        let chain: [NIOSSLCertificate], key: NIOSSLPrivateKey
+        do { chain = try NIOSSLCertificate.fromPEMFile(files.certificatePath) } catch {
+            throw DaemonError.cannotPrepare(path: files.certificatePath, reason: "not a PEM certificate the daemon can read (\(error))")
+        }
+        do { key = try NIOSSLPrivateKey(file: files.keyPath, format: .pem) } catch {
+            throw DaemonError.cannotPrepare(path: files.keyPath, reason: "not a PEM private key the daemon can read (\(error))")
+        }
+        guard !chain.isEmpty else { throw DaemonError.cannotPrepare(path: files.certificatePath, reason: "it holds no certificate") }
+        return .makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
     }
 
     /// The routes: the API document, and the API behind bearer authentication, quotas, size limits and problem answers.
