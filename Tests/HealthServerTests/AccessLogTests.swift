@@ -50,6 +50,21 @@ struct AccessLogTests {
     }
 }
 
+extension AccessLogTests {
+    @Test func anInvalidRequestIsLoggedWithTheTypeCutShort() async throws {
+        try await DaemonHarness.with { daemon in
+            let token = try await daemon.connect("com.example.log", share: [HKQuantityType(.stepCount)])
+            let name = String(repeating: "x", count: 5_000)
+            let answer = try await daemon.raw(.POST, "/v1/objects", body: """
+                {"samples":[{"uuid":"\(UUID())","type":"\(name)","startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:00:00Z","value":0}]}
+                """, token: token)
+            #expect(answer.status == 400)
+            let lines = try await Self.lines(daemon, count: 1)
+            #expect(lines == [Line(app: "com.example.log", operation: "save", type: String(name.prefix(128)), count: 1, outcome: "invalid")])
+        }
+    }
+}
+
 /// The log's bounds: entries past the retention time or the maximum count are dropped as new ones come.
 @Suite("Access log retention")
 struct AccessLogRetentionTests {

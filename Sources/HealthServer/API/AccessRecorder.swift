@@ -19,9 +19,11 @@ final class AccessRecorder: Service, Sendable {
         self.logger = logger
     }
 
-    /// Notes what `app` did; written at the next flush.
+    /// Notes what `app` did; written at the next flush. A type is as the app wrote it (an invalid request's too), cut
+    /// to 128 characters: an app cannot fill the person's log with long made-up names.
     func note(app: String, operation: String, type: String?, count: Int, outcome: String) {
-        let entry = AccessLog.Entry(time: Date(), app: app, operation: operation, type: type, count: count, outcome: outcome)
+        let entry = AccessLog.Entry(time: Date(), app: app, operation: operation, type: type.map { String($0.prefix(128)) }, count: count,
+                                    outcome: outcome)
         pending.withLock { $0.append(entry) }
     }
 
