@@ -11,7 +11,7 @@ struct AccessLogTests {
 
     /// The person's view of the log, once it holds `count` entries (the daemon writes it every 50 ms in tests).
     static func lines(_ daemon: DaemonHarness, count: Int) async throws -> [Line] {
-        for _ in 0..<200 {
+        for _ in 0..<1_200 {   // up to 30 s: CI runs every suite at once on two cores
             let entries = try daemon.person().accessLog()
             if entries.count >= count {
                 return entries.map { Line(app: $0.app, operation: $0.operation, type: $0.type, count: $0.count, outcome: $0.outcome) }

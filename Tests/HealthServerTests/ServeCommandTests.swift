@@ -48,8 +48,8 @@ struct ServeCommandTests {
         let (daemon, process, output) = try Self.serve()
         do {
             let steps = HKQuantityType(.stepCount)
-            // A client that gives up within 2 s: after the daemon ends, AsyncHTTPClient retries a missing socket until then.
-            let client = daemon.client(token: try await daemon.connect("com.example.log", share: [steps], read: [steps]), timeout: .seconds(2))
+            // A client that gives up within 10 s: after the daemon ends, AsyncHTTPClient retries a missing socket until then.
+            let client = daemon.client(token: try await daemon.connect("com.example.log", share: [steps], read: [steps]), timeout: .seconds(10))
             let acknowledged = Acknowledged()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for writer in 0..<4 {
