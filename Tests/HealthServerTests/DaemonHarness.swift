@@ -27,8 +27,7 @@ final class DaemonHarness: Sendable {
 
     /// Starts a daemon and waits until it accepts connections.
     static func start(maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard) async throws -> DaemonHarness {
-        let folder = URL(fileURLWithPath: "/tmp/ohk-d-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let folder = try privateFolder()
         let store = folder.appendingPathComponent("store")
         let socketPath = folder.appendingPathComponent("d.sock").path
         var configuration = HealthDaemon.Configuration(storeDirectory: store, socketPath: socketPath, maximumBodyBytes: maximumBodyBytes,
@@ -131,6 +130,13 @@ struct BearerToken: ClientMiddleware {
 }
 
 extension DaemonHarness {
+    /// A new folder (0700) under /tmp, short enough for a Unix socket path inside it.
+    static func privateFolder() throws -> URL {
+        let folder = URL(fileURLWithPath: "/tmp/ohk-d-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return folder
+    }
+
     /// Runs `body` with a started daemon, and stops it however `body` ends.
     static func with<T: Sendable>(maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard,
                                   _ body: (DaemonHarness) async throws -> T) async throws -> T {

@@ -18,8 +18,7 @@ struct ServeCommandTests {
 
     /// Starts `health serve` on a new private store; returns the harness (stopping sends SIGTERM) and the process.
     static func serve() throws -> (DaemonHarness, Process, Pipe) {
-        let folder = URL(fileURLWithPath: "/tmp/ohk-s-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let folder = try DaemonHarness.privateFolder()
         let store = folder.appendingPathComponent("store"), socket = folder.appendingPathComponent("d.sock").path
         let process = Process()
         process.executableURL = executable

@@ -11,8 +11,7 @@ struct TLSTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fixtures/tls").standardizedFileURL
 
     @Test func theTCPListenerServesHTTPSWithTheGivenCertificate() async throws {
-        let folder = URL(fileURLWithPath: "/tmp/ohk-t-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let folder = try DaemonHarness.privateFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = HealthDaemon.Configuration(storeDirectory: folder.appendingPathComponent("store"), socketPath: folder.path + "/d.sock",
                                                        tcpPort: 0)
@@ -45,8 +44,7 @@ struct TLSTests {
     }
 
     @Test func aKeyThatIsNotAKeyIsAClearError() async throws {
-        let folder = URL(fileURLWithPath: "/tmp/ohk-t-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let folder = try DaemonHarness.privateFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = HealthDaemon.Configuration(storeDirectory: folder.appendingPathComponent("store"), socketPath: folder.path + "/d.sock",
                                                        tcpPort: 0)

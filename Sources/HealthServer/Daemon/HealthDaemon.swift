@@ -89,7 +89,6 @@ public struct HealthDaemon: Sendable {
         try StoreFolder.prepare(directory)
         let lock = try StoreLock(directory)
         let database = try HealthDatabase(directory: directory)
-        for suffix in ["", "-wal", "-shm"] { chmod(directory.appendingPathComponent("health.sqlite" + suffix).path, 0o600) }
         try SocketPath.prepare(configuration.socketPath)
         defer { unlink(configuration.socketPath) }
 

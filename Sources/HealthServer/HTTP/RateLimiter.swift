@@ -34,7 +34,7 @@ struct RateLimiter<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let key = CallingApp.manifest?.bundleIdentifier ?? ""
         if let wait = admit(key, at: .now) {
-            let seconds = max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18).rounded(.up)))
+            let seconds = max(1, Int(Self.seconds(wait).rounded(.up)))
             var problem = Problem(.tooManyRequests, "too many requests",
                                   detail: "\(key.isEmpty ? "unauthenticated requests" : key) went over \(Self.format(limit.requestsPerSecond)) "
                                       + "requests a second (bursts of \(limit.burst)); retry after \(seconds) s")
@@ -48,15 +48,18 @@ struct RateLimiter<Context: RequestContext>: RouterMiddleware {
     func admit(_ key: String, at now: ContinuousClock.Instant) -> Duration? {
         buckets.state.withLock { state in
             var bucket = state[key] ?? (Double(limit.burst), now)
-            let elapsed = bucket.at.duration(to: now)
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            bucket.tokens = min(Double(limit.burst), bucket.tokens + max(0, seconds) * limit.requestsPerSecond)
+            let elapsed = Self.seconds(bucket.at.duration(to: now))
+            bucket.tokens = min(Double(limit.burst), bucket.tokens + max(0, elapsed) * limit.requestsPerSecond)
             bucket.at = now
             defer { state[key] = bucket }
             guard bucket.tokens >= 1 else { return .seconds((1 - bucket.tokens) / limit.requestsPerSecond) }
             bucket.tokens -= 1
             return nil
         }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     private static func format(_ value: Double) -> String {
