@@ -65,6 +65,19 @@ extension AccessLogTests {
     }
 }
 
+extension AccessLogTests {
+    @Test func anAuthorizationStatusRequestNamingAnUnknownTypeIsLoggedAsInvalid() async throws {
+        try await DaemonHarness.with { daemon in
+            let token = try await daemon.connect("com.example.log")
+            let answer = try await daemon.raw(.POST, "/v1/authorization/status", body: #"{"types":["HKQuantityTypeIdentifierStepCount","nope"]}"#,
+                                              token: token)
+            #expect(answer.status == 400)
+            let lines = try await Self.lines(daemon, count: 1)
+            #expect(lines == [Line(app: "com.example.log", operation: "authorizationStatus", type: nil, count: 2, outcome: "invalid")])
+        }
+    }
+}
+
 /// The log's bounds: entries past the retention time or the maximum count are dropped as new ones come.
 @Suite("Access log retention")
 struct AccessLogRetentionTests {

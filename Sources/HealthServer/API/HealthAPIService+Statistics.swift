@@ -7,13 +7,12 @@ import OpenHealthKit
 /// calling app (its own samples, and others' only where it may read), in the time zone the app names.
 extension HealthAPIService {
     func queryStatistics(_ input: Operations.QueryStatistics.Input) async throws -> Operations.QueryStatistics.Output {
-        guard case .json(let query) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        let query = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
         guard let type = HKObjectType.type(forIdentifier: query._type) as? HKQuantityType else {
             throw Self.unknownType(query._type, at: "/type", kind: "quantity type")
         }
         let options = HKStatisticsOptions(query.options.map(Self.option))
-        let predicate = query.startDate == nil && query.endDate == nil
-            ? nil : HKQuery.predicateForSamples(withStart: query.startDate, end: query.endDate)
+        let predicate = Self.datePredicate(start: query.startDate, end: query.endDate)
         var calendar = Calendar(identifier: .gregorian)
         if let zone = query.timeZone {
             guard let timeZone = TimeZone(identifier: zone) else {

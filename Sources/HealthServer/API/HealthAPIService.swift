@@ -33,7 +33,7 @@ struct HealthAPIService: APIProtocol {
     // MARK: - Apps
 
     func registerApp(_ input: Operations.RegisterApp.Input) async throws -> Operations.RegisterApp.Output {
-        guard case .json(let wire) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        let wire = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
         let manifest = AppManifest(
             bundleIdentifier: wire.cfBundleIdentifier, name: wire.cfBundleName, version: wire.cfBundleShortVersionString,
             shareUsageDescription: wire.nsHealthShareUsageDescription, updateUsageDescription: wire.nsHealthUpdateUsageDescription,
@@ -44,7 +44,7 @@ struct HealthAPIService: APIProtocol {
     }
 
     func claimCredential(_ input: Operations.ClaimCredential.Input) async throws -> Operations.ClaimCredential.Output {
-        guard case .json(let claim) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        let claim = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
         switch try registrations.claim(input.path.registrationID, secret: claim.secret) {
         case .token(let token):
             let manifest = try registrations.app(forToken: token)
@@ -65,13 +65,15 @@ struct HealthAPIService: APIProtocol {
     // MARK: - Authorization
 
     func authorizationStatus(_ input: Operations.AuthorizationStatus.Input) async throws -> Operations.AuthorizationStatus.Output {
-        guard case .json(let list) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        let list = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
         let app = try CallingApp.required()
         let store = stores.store(for: app)
-        recorder.note(app: app.bundleIdentifier, operation: "authorizationStatus", type: nil, count: list.types.count, outcome: "allowed")
         let statuses = try list.types.enumerated().map { index, identifier in
             guard let type = HKObjectType.type(forIdentifier: identifier) else {
-                throw Self.unknownType(identifier, at: "/types/\(index)")
+                let problem = Self.unknownType(identifier, at: "/types/\(index)")
+                recorder.note(app: app.bundleIdentifier, operation: "authorizationStatus", type: nil, count: list.types.count,
+                              outcome: AccessRecorder.outcome(problem))
+                throw problem
             }
             let status: Components.Schemas.AuthorizationStatusValue = switch store.authorizationStatus(for: type) {
             case .notDetermined: .notDetermined
@@ -80,12 +82,13 @@ struct HealthAPIService: APIProtocol {
             }
             return status
         }
+        recorder.note(app: app.bundleIdentifier, operation: "authorizationStatus", type: nil, count: list.types.count, outcome: "allowed")
         return .ok(.init(body: .json(.init(statuses: statuses))))
     }
 
     /// `requestAuthorization(toShare:read:)`: waits while the person decides (``ParkedPresenter``).
     func requestAuthorization(_ input: Operations.RequestAuthorization.Input) async throws -> Operations.RequestAuthorization.Output {
-        guard case .json(let request) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        let request = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
         let share = try request.share.enumerated().map { index, identifier in
             guard let type = HKObjectType.type(forIdentifier: identifier) as? HKSampleType else {
                 throw Self.unknownType(identifier, at: "/share/\(index)", kind: "sample type")
@@ -116,7 +119,7 @@ struct HealthAPIService: APIProtocol {
     // MARK: - Saving and deleting
 
     func saveObjects(_ input: Operations.SaveObjects.Input) async throws -> Operations.SaveObjects.Output {
-        guard case .json(let batch) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        let batch = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
         let attempted = Self.counts(batch.samples.map(\._type))
         return try await logged("save", attempted: attempted) { store in
             let objects = try batch.samples.enumerated().map { index, sample in try WireSample.object(sample, at: "/samples/\(index)") }
@@ -129,7 +132,7 @@ struct HealthAPIService: APIProtocol {
     /// engine then allows deleting only its own. An object the app cannot see is "not in the store", whether it
     /// exists or not, as embedded.
     func deleteObjects(_ input: Operations.DeleteObjects.Input) async throws -> Operations.DeleteObjects.Output {
-        guard case .json(let list) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        let list = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
         return try await logged("delete", attempted: Self.counts(list.objects.map(\._type))) { store in
             try await delete(list, in: store)
             return (.noContent, Self.counts(list.objects.map(\._type)))
@@ -165,7 +168,7 @@ struct HealthAPIService: APIProtocol {
     // MARK: - Queries
 
     func querySamples(_ input: Operations.QuerySamples.Input) async throws -> Operations.QuerySamples.Output {
-        guard case .json(let query) = input.body else { throw Problem(.unsupportedMediaType, "unsupported media type") }
+        let query = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
         guard let type = HKObjectType.type(forIdentifier: query._type) as? HKSampleType else {
             throw Self.unknownType(query._type, at: "/type")
         }
@@ -176,8 +179,7 @@ struct HealthAPIService: APIProtocol {
     }
 
     private func samples(_ query: Components.Schemas.SampleQuery, of type: HKSampleType, in store: HKHealthStore) async throws -> [HKSample] {
-        let predicate = query.startDate == nil && query.endDate == nil
-            ? nil : HKQuery.predicateForSamples(withStart: query.startDate, end: query.endDate)
+        let predicate = Self.datePredicate(start: query.startDate, end: query.endDate)
         let limit = query.limit.flatMap { $0 > 0 ? $0 : nil }
         return try await HKSampleQueryDescriptor(
             predicates: [.sample(type: type, predicate: predicate)],
@@ -186,6 +188,11 @@ struct HealthAPIService: APIProtocol {
     }
 
     // MARK: - Helpers
+
+    /// `HKQuery.predicateForSamples(withStart:end:)` when a request names either date, else no predicate.
+    static func datePredicate(start: Date?, end: Date?) -> NSPredicate? {
+        start == nil && end == nil ? nil : HKQuery.predicateForSamples(withStart: start, end: end)
+    }
 
     static func unknownType(_ identifier: String, at pointer: String, kind: String = "type") -> Problem {
         Problem(.badRequest, "unknown type", detail: "\(pointer): \"\(identifier)\" is not a HealthKit \(kind) identifier this store knows",
