@@ -8,6 +8,7 @@ import NIOHTTP1
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import OpenHealthKit
+import ServiceLifecycleTestKit
 import Synchronization
 
 /// A real daemon on a real Unix socket, in this process, over a new private store; apps reach it with a real HTTP
@@ -35,10 +36,17 @@ final class DaemonHarness: Sendable {
         configuration.accessLogInterval = .milliseconds(50)
         let daemon = HealthDaemon(configuration: configuration)
         let (listening, continuation) = AsyncStream<Void>.makeStream()
+        let (triggered, trigger) = AsyncStream<GracefulShutdownTestTrigger>.makeStream()
         let task = Task {
             defer { continuation.finish() }
-            try await daemon.run(gracefulShutdownSignals: []) { _ in continuation.yield() }
+            try await testGracefulShutdown { shutdown in
+                trigger.yield(shutdown)
+                trigger.finish()
+                try await daemon.run(gracefulShutdownSignals: []) { _ in continuation.yield() }
+            }
         }
+        var shutdown: GracefulShutdownTestTrigger?
+        for await value in triggered { shutdown = value }
         for await _ in listening { break }
         if task.isCancelled { _ = try await task.value }
         try await Task.sleep(for: .milliseconds(1))
@@ -46,13 +54,13 @@ final class DaemonHarness: Sendable {
             _ = try await task.value
             throw CancellationError()
         }
-        return DaemonHarness(folder: folder, store: store, socketPath: socketPath) {
-            task.cancel()
+        return DaemonHarness(folder: folder, store: store, socketPath: socketPath) { [shutdown] in
+            shutdown?.triggerGracefulShutdown()
             _ = try? await task.value
         }
     }
 
-    /// Stops the daemon (an in-process one as a cancelled service) and removes its folder.
+    /// Stops the daemon as SIGTERM does (a graceful shutdown: requests in flight finish) and removes its folder.
     func stop() async {
         await stopping()
         try? FileManager.default.removeItem(at: folder)

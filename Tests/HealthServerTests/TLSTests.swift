@@ -3,6 +3,7 @@ import Foundation
 import HealthServer
 import NIOCore
 import NIOSSL
+import ServiceLifecycleTestKit
 import Testing
 
 /// HTTPS on the TCP listener when the person gives a certificate and key (`--tls-certificate`, `--tls-key`).
@@ -17,8 +18,17 @@ struct TLSTests {
                                                        tcpPort: 0)
         configuration.tls = (Self.fixtures.appendingPathComponent("localhost.cert.pem").path, Self.fixtures.appendingPathComponent("localhost.key.pem").path)
         let (endpoints, continuation) = AsyncStream<HealthDaemon.Endpoint>.makeStream()
-        let daemon = Task { try await HealthDaemon(configuration: configuration).run(gracefulShutdownSignals: []) { continuation.yield($0) } }
-        defer { daemon.cancel() }
+        let daemon = HealthDaemon(configuration: configuration)
+        try await testGracefulShutdown { shutdown in
+            async let running: Void = daemon.run(gracefulShutdownSignals: []) { continuation.yield($0) }
+            defer { shutdown.triggerGracefulShutdown() }
+            try await Self.checkHTTPS(endpoints)
+            shutdown.triggerGracefulShutdown()
+            try await running
+        }
+    }
+
+    private static func checkHTTPS(_ endpoints: AsyncStream<HealthDaemon.Endpoint>) async throws {
         var port = 0
         for await endpoint in endpoints {
             if case .tcp(let host, let tcpPort, let secure) = endpoint {
