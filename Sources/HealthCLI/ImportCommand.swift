@@ -27,8 +27,8 @@ struct ImportCommand: ParsableCommand {
         if let path {
             export = URL(fileURLWithPath: path)
         } else {
-            guard let sample = Bundle.module.url(forResource: "sample-export", withExtension: "zip") else {
-                throw CommandFailure("the bundled sample export is missing from this build; give the path of an export")
+            guard let sample = Self.bundledSample else {
+                throw CommandFailure("the bundled sample export is not beside this executable, or this user may not read it; give the path of an export")
             }
             export = sample
             if !json { print("No export given: importing the bundled sample (two weeks of a synthetic person, Apple's format).\n") }
@@ -90,5 +90,19 @@ struct ImportCommand: ParsableCommand {
         ]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
         print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The sample export among the executable's resources. On Linux it is looked for beside the executable rather
+    /// than through `Bundle.module`, which asks `Bundle.main`: swift-corelibs-foundation traps there when the user may
+    /// not read a folder above the executable (and when the resources are missing, instead of saying so).
+    static var bundledSample: URL? {
+        #if canImport(Darwin)
+        return Bundle.module.url(forResource: "sample-export", withExtension: "zip")
+        #else
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let sample = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            .appendingPathComponent("OpenHealthKit_HealthCLI.resources/sample-export.zip")
+        return FileManager.default.isReadableFile(atPath: sample.path) ? sample : nil
+        #endif
     }
 }

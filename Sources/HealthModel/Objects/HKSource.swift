@@ -37,7 +37,17 @@ public final class HKSource: NSObject, NSSecureCoding, NSCopying, Sendable {
             return HKSource(name: manifest.name, bundleIdentifier: manifest.bundleIdentifier)
         }
         let processName = ProcessInfo.processInfo.processName
-        return HKSource(name: processName, bundleIdentifier: Bundle.main.bundleIdentifier ?? processName)
+        return HKSource(name: processName, bundleIdentifier: mainBundleIdentifier ?? processName)
+    }
+
+    /// The main bundle's identifier where executables have bundles. Elsewhere there is none, and asking is not safe:
+    /// swift-corelibs-foundation's `Bundle.main` traps when the user may not read a folder above the executable.
+    private static var mainBundleIdentifier: String? {
+        #if canImport(Darwin)
+        Bundle.main.bundleIdentifier
+        #else
+        nil
+        #endif
     }
 
     public override func isEqual(_ object: Any?) -> Bool {

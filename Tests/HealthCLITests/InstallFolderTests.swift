@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// `health` installed where its user may not list the folders above it (a clone in a private temporary folder, run
+/// by another user, as CI does): swift-corelibs-foundation's `Bundle.main` traps there, so nothing may ask for it.
+@Suite("health CLI: installed in a folder its user cannot list")
+struct InstallFolderTests {
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("cli-install-\(UUID().uuidString)")
+    var installed: URL { folder.appendingPathComponent("private/bin") }
+    var work: URL { folder.appendingPathComponent("work") }
+
+    /// `health` and its resources copied to <folder>/private/bin, with `private` readable by root alone, and a work
+    /// folder anyone may write.
+    func install() throws {
+        try FileManager.default.createDirectory(at: installed, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: healthExecutable, to: installed.appendingPathComponent("health"))
+        let resources = "OpenHealthKit_HealthCLI.resources"
+        try FileManager.default.copyItem(at: healthExecutable.deletingLastPathComponent().appendingPathComponent(resources),
+                                         to: installed.appendingPathComponent(resources))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.appendingPathComponent("private").path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: work.path)
+    }
+
+    /// Runs the installed copy as nobody, in the work folder.
+    func health(_ arguments: String...) throws -> CLIRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", installed.appendingPathComponent("health").path]
+            + arguments + ["--store", work.appendingPathComponent("store").path]
+        process.currentDirectoryURL = work
+        process.environment = healthEnvironment(dataHome: work)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test(.enabled(if: runsAsNobody, "needs root, to run the copy as nobody"))
+    func savingMakesItsSampleWithoutAsking() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try install()
+        let manifest = work.appendingPathComponent("app.json")
+        try Data(#"{"CFBundleIdentifier": "com.example.steps", "CFBundleName": "Steps", "NSHealthUpdateUsageDescription": "Saves steps."}"#.utf8)
+            .write(to: manifest)
+        let run = try health("add", "--app", manifest.path, "stepCount", "5", "count")
+        // The sample is made (its source known) and the save refused as the app has no permission yet: no trap.
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr == "Error: com.example.steps has not been given permission to save HKQuantityTypeIdentifierStepCount; request authorization first\n",
+                "\(run.stderr)")
+    }
+
+    @Test(.enabled(if: runsAsNobody, "needs root, to run the copy as nobody"))
+    func importingTheBundledSampleItMayNotReadSaysSo() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try install()
+        let run = try health("import")
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr == "Error: the bundled sample export is not beside this executable, or this user may not read it; give the path of an export\n",
+                "\(run.stderr)")
+    }
+}
