@@ -59,6 +59,18 @@ package indirect enum SampleFilter: Sendable, Hashable {
     /// A predicate built from bad arguments: running it is `HKError(.errorInvalidArgument)` with this message.
     case invalid(String)
 
+    /// Whether the SQL of this filter has one of few shapes, its values all bound as arguments: date conditions and
+    /// compounds of them (what most queries carry). The store keeps the prepared statements of such queries; others
+    /// (lists of UUIDs, sources, values) would make a new shape for every count of values, so they are prepared anew.
+    package var hasFewSQLShapes: Bool {
+        switch self {
+        case .dateRange, .dateCompare: true
+        case .and(let parts), .or(let parts): parts.count <= 4 && parts.allSatisfy(\.hasFewSQLShapes)
+        case .not(let part): part.hasFewSQLShapes
+        default: false
+        }
+    }
+
     /// The `HKDevicePropertyKey…` constants, each with the `device` column and `HKDevice` property it names.
     package static let deviceProperties: [String: String] = [
         HKDevicePropertyKeyName: "name", HKDevicePropertyKeyManufacturer: "manufacturer", HKDevicePropertyKeyModel: "model",

@@ -1,6 +1,7 @@
 import Crypto
 package import Foundation
 import GRDB
+import Synchronization
 package import HealthModel
 
 /// The apps of the daemon (`health serve`) and their credentials.
@@ -11,6 +12,8 @@ package import HealthModel
 /// registration makes its token unknown at once.
 package struct AppRegistrations: Sendable {
     package let database: HealthDatabase
+    /// The manifests of the apps that presented tokens, decoded once each (every request presents one).
+    private let manifests = DecodedManifests()
 
     package init(database: HealthDatabase) {
         self.database = database
@@ -134,12 +137,13 @@ package struct AppRegistrations: Sendable {
     package func app(forToken token: String) throws -> AppManifest? {
         let parts = token.split(separator: "_", omittingEmptySubsequences: false)
         guard token.utf8.count < 200, parts.count == 3, parts[0] == "ohk" else { return nil }
-        let row = try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT manifest, state, tokenHash FROM appRegistration WHERE id = ?", arguments: [String(parts[1])])
+        let id = String(parts[1])
+        let row = try database.readOneStatement { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT manifest, state, tokenHash FROM appRegistration WHERE id = ?"), arguments: [id])
         }
         let expected = (row?["tokenHash"] as Data?) ?? Self.hash("")
         guard Self.equal(expected, Self.hash(token)), let row, row["state"] as String == State.approved.rawValue else { return nil }
-        return try? JSONDecoder().decode(AppManifest.self, from: row["manifest"] as Data)
+        return manifests.manifest(id: id, json: row["manifest"])
     }
 
     // MARK: - Helpers
@@ -166,5 +170,18 @@ package struct AppRegistrations: Sendable {
         var difference: UInt8 = 0
         for (x, y) in zip(a, b) { difference |= x ^ y }
         return difference == 0
+    }
+}
+
+/// Manifests decoded from their stored JSON, kept by registration id with that JSON: a registration whose manifest
+/// changed is decoded again.
+private final class DecodedManifests: Sendable {
+    private let decoded = Mutex<[String: (json: Data, manifest: AppManifest)]>([:])
+
+    func manifest(id: String, json: Data) -> AppManifest? {
+        if let known = decoded.withLock({ $0[id] }), known.json == json { return known.manifest }
+        guard let manifest = try? JSONDecoder().decode(AppManifest.self, from: json) else { return nil }
+        decoded.withLock { $0[id] = (json, manifest) }
+        return manifest
     }
 }

@@ -73,8 +73,10 @@ package struct AuthorizationService: Sendable {
 
     /// The app's share status for a type: the only authorization fact HealthKit reveals to apps.
     package func shareStatus(app: String, type: String) throws -> HKAuthorizationStatus {
-        let record = try read { db in try AuthorizationRecord.fetchOne(db, key: ["app": app, "typeIdentifier": type]) }
-        switch record?.share {
+        let share = try database.readOneStatement { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT share FROM authorization WHERE app = ? AND typeIdentifier = ?"), arguments: [app, type])
+        }
+        switch share {
         case .some(true): return .sharingAuthorized
         case .some(false): return .sharingDenied
         case .none: return .notDetermined
@@ -97,7 +99,8 @@ package struct AuthorizationService: Sendable {
     /// (``personReader``) reads everything.
     static func canRead(app: String, type: String, in db: Database) throws -> Bool {
         if app == personReader { return true }
-        return try AuthorizationRecord.fetchOne(db, key: ["app": app, "typeIdentifier": type])?.read == true
+        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT read FROM authorization WHERE app = ? AND typeIdentifier = ?"),
+                                 arguments: [app, type]) == true
     }
 
     /// The reader identity of the person's own view of their store (`HealthPerson.healthStore`): it sees every

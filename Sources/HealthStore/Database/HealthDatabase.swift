@@ -109,6 +109,13 @@ package final class HealthDatabase: Sendable {
         do { return try writer.read(body) } catch let error as DatabaseError { throw Self.inaccessible(error) }
     }
 
+    /// Runs one statement outside any transaction (a single statement is atomic by itself): for the reads of one row
+    /// made on every request (a token), where BEGIN and COMMIT would be most of the work. Never for several statements
+    /// whose answers must agree.
+    package func readOneStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try writer.unsafeRead(body) } catch let error as DatabaseError { throw Self.inaccessible(error) }
+    }
+
     /// Writes in one transaction, rolled back if `body` throws; SQLite failures become `errorDatabaseInaccessible`.
     package func write<T>(_ body: (Database) throws -> T) throws -> T {
         guard !isReadOnly else { throw readOnlyError }

@@ -352,7 +352,7 @@ package struct SampleStore: Sendable {
             let rows = try SampleRecord.fetchAll(db, SQLRequest<SampleRecord>(literal: """
                 SELECT * FROM sample WHERE typeCode = \(SampleTypeCode.code(type.identifier)) AND \(visibility.condition()) AND \(condition)
                 ORDER BY \(sql: orderBy) \(limitClause)
-                """))
+                """, cached: filter?.hasFewSQLShapes ?? true))
             return try SampleStore.samples(from: rows, in: db)
         }
     }
@@ -374,7 +374,7 @@ package struct SampleStore: Sendable {
 
     /// The visibility, read inside a transaction the caller already holds (one round trip fewer).
     static func readVisibility(app: String, type: String, in db: Database) throws -> ReadVisibility {
-        let own = try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE bundleIdentifier = ?", arguments: [app])
+        let own = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM source WHERE bundleIdentifier = ?"), arguments: [app])
         func canRead(_ type: String) throws -> Bool { try AuthorizationService.canRead(app: app, type: type, in: db) }
         if let correlation = HKObjectType.type(forIdentifier: type) as? HKCorrelationType {
             let readable = try correlation.memberTypeIdentifiers.sorted().filter { try canRead($0) }
@@ -389,14 +389,15 @@ package struct SampleStore: Sendable {
         guard !rows.isEmpty else { return [] }
         let ids = rows.compactMap(\.id)
         var metadataById: [Int64: [String: HKMetadataValue]] = [:]
-        for record in try MetadataRecord.fetchAll(db, sql: "SELECT * FROM metadata WHERE sampleId IN (SELECT value FROM json_each(?))",
+        for record in try MetadataRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM metadata WHERE sampleId IN (SELECT value FROM json_each(?))"),
                                                   arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"]) {
             metadataById[record.sampleId, default: [:]][record.key] = try record.value()
         }
         var sources: [Int64: SourceRecord] = [:], devices: [Int64: HKDevice] = [:], units: [String: HKUnit] = [:]
         return try rows.map { row in
             guard let id = row.id, let uuid = UUID(uuidString: row.uuid), let type = HKObjectType.type(forIdentifier: row.type) as? HKSampleType,
-                  let source = try sources[row.sourceId] ?? SourceRecord.fetchOne(db, key: row.sourceId) else {
+                  let source = try sources[row.sourceId]
+                    ?? SourceRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM source WHERE id = ?"), arguments: [row.sourceId]) else {
                 throw HKError(.errorDatabaseInaccessible, "the store holds a sample row it cannot read (type \(row.type))")
             }
             sources[row.sourceId] = source
@@ -405,7 +406,9 @@ package struct SampleStore: Sendable {
                 productType: row.productType, operatingSystemVersion: parse(row.osVersion))
             var device: HKDevice?
             if let deviceId = row.deviceId {
-                if devices[deviceId] == nil { devices[deviceId] = try DeviceRecord.fetchOne(db, key: deviceId)?.device }
+                if devices[deviceId] == nil {
+                    devices[deviceId] = try DeviceRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM device WHERE id = ?"), arguments: [deviceId])?.device
+                }
                 device = devices[deviceId]
             }
             let metadata = metadataById[id]
