@@ -58,4 +58,38 @@ struct BadInputTests {
             #expect(empty.status == 400 && empty.header("content-type") == "application/problem+json", "\(empty.status) \(empty.body)")
         }
     }
+
+    /// The document's limits on lengths, sizes and ranges hold: each broken one is 400 naming the field.
+    @Test(arguments: [
+        ("/v1/registrations", #"{"CFBundleIdentifier":"\#(String(repeating: "a", count: 256))","CFBundleName":"Long"}"#, "/CFBundleIdentifier"),
+        ("/v1/registrations", #"{"CFBundleIdentifier":"com.example.empty","CFBundleName":""}"#, "/CFBundleName"),
+        ("/v1/authorization/status", #"{"types":[\#(Array(repeating: #""x""#, count: 513).joined(separator: ","))]}"#, "/types"),
+        ("/v1/authorization/requests", #"{"share":[],"read":[],"timeoutSeconds":3601}"#, "/timeoutSeconds"),
+        ("/v1/queries/statistics", #"{"type":"HKQuantityTypeIdentifierStepCount","options":["cumulativeSum"],"interval":{"unit":"day","count":0}}"#, "/interval/count"),
+    ])
+    func aBodyBeyondTheDocumentsLimitsIs400(path: String, body: String, field: String) async throws {
+        try await DaemonHarness.with { daemon in
+            let steps = HKQuantityType(.stepCount)
+            let token = try await daemon.connect("com.example.limits", share: [steps], read: [steps])
+            let answer = try await daemon.raw(.POST, path, body: body, token: token)
+            #expect(answer.status == 400 && answer.header("content-type") == "application/problem+json", "\(answer.status) \(answer.body)")
+            #expect(answer.json["field"] as? String == field, "\(answer.body)")
+            #expect(answer.json["code"] as? Int == HKError.Code.errorInvalidArgument.rawValue, "\(answer.body)")
+        }
+    }
+
+    /// A path the API has, with a method it does not take: 405 with the methods it does (RFC 9110); no such path: 404.
+    @Test func aMethodThePathDoesNotTakeIs405() async throws {
+        try await DaemonHarness.with { daemon in
+            let token = try await daemon.connect("com.example.methods")
+            let trace = try await daemon.raw(.TRACE, "/v1/queries/samples", token: token)
+            #expect(trace.status == 405 && trace.header("allow") == "POST", "\(trace.status) \(trace.body)")
+            let get = try await daemon.raw(.GET, "/v1/registrations/abc/credential")
+            #expect(get.status == 405 && get.header("allow") == "POST", "\(get.status) \(get.body)")
+            let put = try await daemon.raw(.PUT, "/openapi.json")
+            #expect(put.status == 405 && put.header("allow") == "GET", "\(put.status) \(put.body)")
+            let nowhere = try await daemon.raw(.GET, "/v1/nowhere", token: token)
+            #expect(nowhere.status == 404, "\(nowhere.status) \(nowhere.body)")
+        }
+    }
 }

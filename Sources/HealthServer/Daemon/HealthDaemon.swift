@@ -136,6 +136,7 @@ public struct HealthDaemon: Sendable {
         let registrations = AppRegistrations(database: database)
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: ProblemMiddleware(logger: logger))
+        router.add(middleware: AllowedMethods())
         router.add(middleware: BearerAuthentication(registrations: registrations, publicPrefixes: ["/openapi.json", "/v1/registrations"]))
         if let limit = configuration.rateLimit { router.add(middleware: RateLimiter(limit: limit)) }
         router.add(middleware: RequestBodyMiddleware(maximumBytes: configuration.maximumBodyBytes))

@@ -8,6 +8,8 @@ import OpenAPIRuntime
 /// the decoder refused (JSON decoding reports a bad date without its place).
 struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     let maximumBytes: Int
+    /// The document's limits on lengths, sizes and ranges, checked on the collected body.
+    let limits = SchemaLimits()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var request = request
@@ -20,6 +22,9 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
             body = try await request.collectBody(upTo: maximumBytes)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw tooLarge
+        }
+        if body.readableBytes > 0, let problem = limits.violation(method: request.method.rawValue, path: request.uri.path, body: Data(buffer: body)) {
+            throw problem
         }
         do {
             return try await next(request, context)
