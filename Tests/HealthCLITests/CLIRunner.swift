@@ -22,18 +22,18 @@ let runsAsNobody = getuid() == 0 && FileManager.default.isExecutableFile(atPath:
 
 /// Runs `health` as a user would: with these arguments, this text on standard input, in `directory`; with
 /// `memoryLimit` (kilobytes of address space, `ulimit -v`) a run that would take more fails instead; `unprivileged`,
-/// as a user file permissions apply to (see `runsAsNobody`).
+/// as a user file permissions apply to (see `runsAsNobody`); `executable`, a copy installed elsewhere.
 func runHealth(_ arguments: [String], input: String = "", in directory: URL? = nil, environment extra: [String: String] = [:],
-               memoryLimit: Int? = nil, unprivileged: Bool = false) throws -> CLIRun {
+               memoryLimit: Int? = nil, unprivileged: Bool = false, executable: URL = healthExecutable) throws -> CLIRun {
     let process = Process()
     if unprivileged, runsAsNobody {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", healthExecutable.path] + arguments
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + arguments
     } else if let memoryLimit {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -v \(memoryLimit) && exec \"$0\" \"$@\"", healthExecutable.path] + arguments
+        process.arguments = ["-c", "ulimit -v \(memoryLimit) && exec \"$0\" \"$@\"", executable.path] + arguments
     } else {
-        process.executableURL = healthExecutable
+        process.executableURL = executable
         process.arguments = arguments
     }
     if let directory { process.currentDirectoryURL = directory }

@@ -23,21 +23,10 @@ struct InstallFolderTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: work.path)
     }
 
-    /// Runs the installed copy as nobody, in the work folder.
+    /// Runs the installed copy as nobody, in the work folder, on a store there.
     func health(_ arguments: String...) throws -> CLIRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", installed.appendingPathComponent("health").path]
-            + arguments + ["--store", work.appendingPathComponent("store").path]
-        process.currentDirectoryURL = work
-        process.environment = healthEnvironment(dataHome: work)
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        try runHealth(arguments + ["--store", work.appendingPathComponent("store").path], in: work, unprivileged: true,
+                      executable: installed.appendingPathComponent("health"))
     }
 
     @Test(.enabled(if: runsAsNobody, "needs root, to run the copy as nobody"))

@@ -63,6 +63,7 @@ struct BadInputTests {
     @Test(arguments: [
         ("/v1/registrations", #"{"CFBundleIdentifier":"\#(String(repeating: "a", count: 256))","CFBundleName":"Long"}"#, "/CFBundleIdentifier"),
         ("/v1/registrations", #"{"CFBundleIdentifier":"com.example.empty","CFBundleName":""}"#, "/CFBundleName"),
+        ("/v1/registrations", #"{"CFBundle\u0049dentifier":"\#(String(repeating: "\\u00e9", count: 256))","CFBundleName":"Escaped"}"#, "/CFBundleIdentifier"),
         ("/v1/authorization/status", #"{"types":[\#(Array(repeating: #""x""#, count: 513).joined(separator: ","))]}"#, "/types"),
         ("/v1/authorization/requests", #"{"share":[],"read":[],"timeoutSeconds":3601}"#, "/timeoutSeconds"),
         ("/v1/queries/statistics", #"{"type":"HKQuantityTypeIdentifierStepCount","options":["cumulativeSum"],"interval":{"unit":"day","count":0}}"#, "/interval/count"),

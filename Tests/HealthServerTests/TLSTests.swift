@@ -21,8 +21,7 @@ struct TLSTests {
         let daemon = HealthDaemon(configuration: configuration)
         try await testGracefulShutdown { shutdown in
             async let running: Void = daemon.run(gracefulShutdownSignals: []) { continuation.yield($0) }
-            defer { shutdown.triggerGracefulShutdown() }
-            try await Self.checkHTTPS(endpoints)
+            try await Self.checkHTTPS(endpoints)   // a failure cancels the daemon as it leaves this scope
             shutdown.triggerGracefulShutdown()
             try await running
         }

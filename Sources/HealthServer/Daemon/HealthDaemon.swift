@@ -135,11 +135,12 @@ public struct HealthDaemon: Sendable {
                        logger: Logger) -> Router<BasicRequestContext> {
         let registrations = AppRegistrations(database: database)
         let router = Router(context: BasicRequestContext.self)
+        let document = APIDocument()
         router.add(middleware: ProblemMiddleware(logger: logger))
-        router.add(middleware: AllowedMethods())
+        router.add(middleware: AllowedMethods(document: document))
         router.add(middleware: BearerAuthentication(registrations: registrations, publicPrefixes: ["/openapi.json", "/v1/registrations"]))
         if let limit = configuration.rateLimit { router.add(middleware: RateLimiter(limit: limit)) }
-        router.add(middleware: RequestBodyMiddleware(maximumBytes: configuration.maximumBodyBytes))
+        router.add(middleware: RequestBodyMiddleware(maximumBytes: configuration.maximumBodyBytes, limits: SchemaLimits(document: document)))
         router.get("openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"],
                      body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json + "\n")))

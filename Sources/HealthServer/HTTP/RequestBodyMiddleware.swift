@@ -9,7 +9,7 @@ import OpenAPIRuntime
 struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     let maximumBytes: Int
     /// The document's limits on lengths, sizes and ranges, checked on the collected body.
-    let limits = SchemaLimits()
+    let limits: SchemaLimits
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var request = request
@@ -23,7 +23,7 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw tooLarge
         }
-        if body.readableBytes > 0, let problem = limits.violation(method: request.method.rawValue, path: request.uri.path, body: Data(buffer: body)) {
+        if body.readableBytes > 0, let problem = limits.violation(method: request.method, path: request.uri.path, body: Data(buffer: body)) {
             throw problem
         }
         do {

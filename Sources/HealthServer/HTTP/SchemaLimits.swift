@@ -1,104 +1,195 @@
 import Foundation
-import HealthAPI
-import HealthModel
 import Hummingbird
 
 /// The limits the API document sets on request bodies — string lengths, array sizes, number ranges — checked before a
 /// handler runs (the generated code checks types, required and unknown fields, but not these). A body over a limit is
 /// 400 naming the field (a JSON pointer), as every other bad input is.
+///
+/// Each request schema is compiled once into the parts of it that hold limits, so a body is walked only where a limit
+/// can apply: the samples of a batch, whose schema sets none, are not visited.
 struct SchemaLimits: Sendable {
-    /// Each operation's path (segments; `nil` a `{parameter}`), method and request body schema (JSON).
-    private let operations: [(segments: [String?], method: String, schema: JSONValue)]
-    private let components: [String: JSONValue]
+    /// The limits of one place in a body, and of the places below it that have any.
+    private final class Rule: Sendable {
+        let minLength, maxLength, minItems, maxItems, minimum, maximum: Double?
+        /// The limits of the declared properties that have any; `declared` names them all (one without limits is
+        /// not an additional property).
+        let properties: [String: Rule]
+        let declared: Set<String>
+        let additionalProperties: Rule?
+        let items: Rule?
 
-    init(document: String = OpenAPIDocument.json) {
-        let root = (try? JSONSerialization.jsonObject(with: Data(document.utf8))) as? [String: Any] ?? [:]
-        let paths = root["paths"] as? [String: [String: Any]] ?? [:]
-        var operations: [(segments: [String?], method: String, schema: JSONValue)] = []
-        for (path, methods) in paths {
-            for (method, operation) in methods {
-                let content = ((operation as? [String: Any])?["requestBody"] as? [String: Any])?["content"] as? [String: Any]
-                guard let schema = (content?["application/json"] as? [String: Any])?["schema"] else { continue }
-                operations.append((path.split(separator: "/").map { $0.hasPrefix("{") ? nil : String($0) }, method.uppercased(), JSONValue(schema)))
+        init?(_ schema: JSONValue, schemas: [String: JSONValue], depth: Int = 0) {
+            guard depth < 32, case .object(var rules) = schema else { return nil }
+            if case .string(let reference)? = rules["$ref"], let name = reference.split(separator: "/").last,
+               case .object(let resolved)? = schemas[String(name)] {
+                rules = resolved
             }
+            func number(_ key: String) -> Double? { if case .number(let limit)? = rules[key] { limit } else { nil } }
+            func rule(_ key: String) -> Rule? { rules[key].flatMap { Rule($0, schemas: schemas, depth: depth + 1) } }
+            (minLength, maxLength, minItems, maxItems) = (number("minLength"), number("maxLength"), number("minItems"), number("maxItems"))
+            (minimum, maximum) = (number("minimum"), number("maximum"))
+            var properties: [String: Rule] = [:]
+            if case .object(let declared)? = rules["properties"] {
+                for (name, schema) in declared { properties[name] = Rule(schema, schemas: schemas, depth: depth + 1) }
+                self.declared = Set(declared.keys)
+            } else {
+                declared = []
+            }
+            (self.properties, additionalProperties, items) = (properties, rule("additionalProperties"), rule("items"))
+            let own = [minLength, maxLength, minItems, maxItems, minimum, maximum].contains { $0 != nil }
+            guard own || !properties.isEmpty || additionalProperties != nil || items != nil else { return nil }
         }
-        self.operations = operations
-        let schemas = (root["components"] as? [String: Any])?["schemas"] as? [String: Any] ?? [:]
-        components = schemas.mapValues(JSONValue.init)
     }
 
-    /// The first limit `body` breaks for this request, as a problem, or nil.
-    func violation(method: String, path: String, body: Data) -> Problem? {
+    /// Each operation's compiled request body limits.
+    private let operations: [(path: APIDocument.Path, method: HTTPRequest.Method, rule: Rule)]
+
+    init(document: APIDocument) {
+        operations = document.paths.flatMap { path in
+            path.methods.compactMap { method, schema in
+                schema.flatMap { Rule($0, schemas: document.schemas) }.map { (path, method, $0) }
+            }
+        }
+    }
+
+    /// The first limit `body` breaks for this request, as a problem, or nil (also for a body that is not JSON: the
+    /// decoder names that fault).
+    func violation(method: HTTPRequest.Method, path: String, body: Data) -> Problem? {
         let segments = path.split(separator: "/")
-        guard let operation = operations.first(where: { operation in
-            operation.method == method && operation.segments.count == segments.count
-                && zip(operation.segments, segments).allSatisfy { $0 == nil || $0! == $1 }
-        }), let value = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { return nil }
-        return check(JSONValue(value), against: operation.schema, at: [], depth: 0)
+        guard let rule = operations.first(where: { $0.method == method && $0.path.matches(segments) })?.rule else { return nil }
+        return body.withUnsafeBytes { bytes in
+            var scanner = Scanner(bytes: bytes.bindMemory(to: UInt8.self))
+            var place: [String] = []
+            return (try? scanner.check(rule, at: &place)) ?? nil
+        }
     }
 
-    private func check(_ value: JSONValue, against schema: JSONValue, at path: [String], depth: Int) -> Problem? {
-        guard depth < 32, case .object(var rules) = schema else { return nil }
-        if case .string(let reference)? = rules["$ref"], let name = reference.split(separator: "/").last,
-           case .object(let resolved)? = components[String(name)] {
-            rules = resolved
-        }
-        func number(_ key: String) -> Double? { if case .number(let limit)? = rules[key] { limit } else { nil } }
-        let pointer = "/" + path.joined(separator: "/")
-        func refuse(_ what: String) -> Problem {
-            Problem(.badRequest, "invalid request body", detail: "\(pointer): \(what)", code: .errorInvalidArgument, field: pointer)
-        }
-        switch value {
-        case .string(let text):
-            let length = Double(text.unicodeScalars.count)
-            if let most = number("maxLength"), length > most { return refuse("at most \(Int(most)) characters, not \(Int(length))") }
-            if let least = number("minLength"), length < least { return refuse("at least \(Int(least)) characters, not \(Int(length))") }
-        case .number(let given):
-            if let most = number("maximum"), given > most { return refuse("at most \(Self.text(most)), not \(Self.text(given))") }
-            if let least = number("minimum"), given < least { return refuse("at least \(Self.text(least)), not \(Self.text(given))") }
-        case .array(let elements):
-            if let most = number("maxItems"), Double(elements.count) > most { return refuse("at most \(Int(most)) items, not \(elements.count)") }
-            if let least = number("minItems"), Double(elements.count) < least { return refuse("at least \(Int(least)) items, not \(elements.count)") }
-            if let items = rules["items"] {
-                for (index, element) in elements.enumerated() {
-                    if let problem = check(element, against: items, at: path + [String(index)], depth: depth + 1) { return problem }
+    /// Walks the JSON text once, reading only what a rule applies to and skipping the rest (a batch's samples) as
+    /// bytes: the check costs a fraction of decoding the body.
+    private struct Scanner {
+        struct Malformed: Error {}
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        mutating func check(_ rule: Rule?, at place: inout [String]) throws -> Problem? {
+            skipSpace()
+            guard index < bytes.count else { throw Malformed() }
+            guard let rule else { try skipValue(); return nil }
+            func refuse(_ what: String) -> Problem {
+                let pointer = "/" + place.map { $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
+                    .joined(separator: "/")
+                return Problem(.badRequest, "invalid request body", detail: "\(pointer): \(what)", code: .errorInvalidArgument, field: pointer)
+            }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                let length = Double(try string().unicodeScalars.count)
+                if let most = rule.maxLength, length > most { return refuse("at most \(text(most)) characters, not \(text(length))") }
+                if let least = rule.minLength, length < least { return refuse("at least \(text(least)) characters, not \(text(length))") }
+            case UInt8(ascii: "["):
+                index += 1
+                var count = 0
+                skipSpace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1 } else {
+                    while true {
+                        place.append(String(count))
+                        let problem = try check(rule.items, at: &place)
+                        place.removeLast()
+                        if let problem { return problem }
+                        count += 1
+                        if try separator(closing: "]") { break }
+                    }
                 }
+                if let most = rule.maxItems, Double(count) > most { return refuse("at most \(text(most)) items, not \(count)") }
+                if let least = rule.minItems, Double(count) < least { return refuse("at least \(text(least)) items, not \(count)") }
+            case UInt8(ascii: "{"):
+                index += 1
+                skipSpace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return nil }
+                while true {
+                    skipSpace()
+                    let key = try string()
+                    skipSpace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Malformed() }
+                    index += 1
+                    place.append(key)
+                    let problem = try check(rule.declared.contains(key) ? rule.properties[key] : rule.additionalProperties, at: &place)
+                    place.removeLast()
+                    if let problem { return problem }
+                    if try separator(closing: "}") { break }
+                }
+            default:
+                let start = index
+                try skipValue()
+                guard let given = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) else { return nil }
+                if let most = rule.maximum, given > most { return refuse("at most \(text(most)), not \(text(given))") }
+                if let least = rule.minimum, given < least { return refuse("at least \(text(least)), not \(text(given))") }
             }
-        case .object(let members):
-            let properties: [String: JSONValue] = if case .object(let properties)? = rules["properties"] { properties } else { [:] }
-            for key in members.keys.sorted() {
-                guard let schema = properties[key] ?? rules["additionalProperties"] else { continue }
-                let token = key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-                if let problem = check(members[key]!, against: schema, at: path + [token], depth: depth + 1) { return problem }
-            }
-        case .other:
-            break
+            return nil
         }
-        return nil
+
+        /// After an element: true at the closing bracket, false at a comma.
+        mutating func separator(closing: Unicode.Scalar) throws -> Bool {
+            skipSpace()
+            guard index < bytes.count else { throw Malformed() }
+            defer { index += 1 }
+            if bytes[index] == UInt8(ascii: closing) { return true }
+            guard bytes[index] == UInt8(ascii: ",") else { throw Malformed() }
+            return false
+        }
+
+        mutating func skipSpace() {
+            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        }
+
+        /// Steps over one value: a string, or brackets counted to their match (strings inside stepped over whole),
+        /// or a number or literal.
+        mutating func skipValue() throws {
+            guard index < bytes.count else { throw Malformed() }
+            switch bytes[index] {
+            case UInt8(ascii: "\""): try skipString()
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                var depth = 0
+                repeat {
+                    guard index < bytes.count else { throw Malformed() }
+                    switch bytes[index] {
+                    case UInt8(ascii: "\""): try skipString(); continue
+                    case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+                    case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+                    default: break
+                    }
+                    index += 1
+                } while depth > 0
+            default:
+                let start = index
+                while index < bytes.count, !",]} \n\r\t".utf8.contains(bytes[index]) { index += 1 }
+                guard index > start else { throw Malformed() }
+            }
+        }
+
+        mutating func skipString() throws {
+            index += 1
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") { index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1 }
+            guard index < bytes.count else { throw Malformed() }
+            index += 1
+        }
+
+        /// A string's text, its escapes decoded (the limits count Unicode scalars, as JSON Schema does).
+        mutating func string() throws -> String {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Malformed() }
+            let start = index
+            try skipString()
+            let quoted = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            if !quoted.contains(UInt8(ascii: "\\")) { return String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self) }
+            let text = Data(quoted)
+            guard let decoded = try? JSONSerialization.jsonObject(with: text, options: [.fragmentsAllowed]) as? String else { throw Malformed() }
+            return decoded
+        }
+
+        private func text(_ number: Double) -> String { SchemaLimits.text(number) }
     }
 
     /// A number as JSON writes it: whole numbers without a fraction.
-    private static func text(_ number: Double) -> String {
+    fileprivate static func text(_ number: Double) -> String {
         number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
-    }
-}
-
-/// A JSON value as the checks need it: strings, numbers, arrays, objects; the rest (null) unchecked.
-enum JSONValue: Sendable {
-    case string(String)
-    case number(Double)
-    case array([JSONValue])
-    case object([String: JSONValue])
-    case other
-
-    init(_ value: Any) {
-        switch value {
-        case let string as String: self = .string(string)
-        // A boolean is an NSNumber too; none stands where the document sets a range (the generated decoder refuses one).
-        case let number as NSNumber: self = .number(number.doubleValue)
-        case let array as [Any]: self = .array(array.map(JSONValue.init))
-        case let object as [String: Any]: self = .object(object.mapValues(JSONValue.init))
-        default: self = .other
-        }
     }
 }
