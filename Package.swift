@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The value layer: identifiers, units, quantities, objects, errors. No I/O.
@@ -60,7 +61,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The public, Apple-compatible API (`import OpenHealthKit`).
-        .target(name: "OpenHealthKit", dependencies: ["HealthModel", "HealthStore", "HealthExport"], swiftSettings: strictSettings),
+        // With `OPENHEALTHKIT_SERVER` it calls the daemon instead of opening the store: the generated client (HealthAPI) on
+        // AsyncHTTPClient, over the daemon's Unix socket or TCP.
+        .target(
+            name: "OpenHealthKit",
+            dependencies: [
+                "HealthModel", "HealthStore", "HealthExport", "HealthAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The daemon's HTTP API (`health serve`): the OpenAPI document, the types, server stubs and client generated from
         // it by swift-openapi-generator's command-line tool (Scripts/generate_openapi.sh; committed, and checked by a
         // test), and the exact date transcoding both sides use. Generated code is not held to `strictSettings`.

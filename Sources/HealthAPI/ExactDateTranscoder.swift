@@ -1,6 +1,6 @@
 package import Foundation
 package import OpenAPIRuntime
-import HealthModel
+package import HealthModel
 
 /// Dates on the wire as RFC 3339 (`2026-11-24T08:30:00.1234567Z`), with as many fractional digits as the `Date` needs
 /// to come back identical: an app cannot tell a daemon from the embedded store by its dates (ISO 8601 with

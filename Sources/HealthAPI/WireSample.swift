@@ -1,55 +1,110 @@
-import Foundation
-import HealthAPI
-import HealthModel
+package import Foundation
+package import HealthModel
 
-/// Samples between HealthKit's objects and the API's JSON (`Components.Schemas.Sample`): a quantity sample carries
-/// `quantity` (value and HKUnit string), a category sample `value`; metadata values keep their kind (string, number,
-/// boolean, quantity, date). A sample coming in is checked as HealthKit's initializers check it, and keeps the UUID
-/// the app gave it, so the app's object and the stored one are the same.
-enum WireSample {
-    typealias Sample = Components.Schemas.Sample
+/// A request field the API cannot take: its JSON pointer and why (the daemon answers it as a 400 naming the field; the
+/// remote store, reading a response, as `HKError(.errorInvalidArgument)`).
+package struct WireFieldError: Error, Sendable, Equatable {
+    package let field: String
+    package let message: String
 
-    /// The object `wire` describes, or a 400 naming the field at fault (`/samples/<index>/…`).
-    static func object(_ wire: Sample, at pointer: String) throws -> HKSample {
-        func field(_ name: String, _ message: String) -> Problem {
-            Problem(.badRequest, "invalid sample", detail: "\(pointer)/\(name): \(message)", code: .errorInvalidArgument, field: "\(pointer)/\(name)")
-        }
+    package init(_ field: String, _ message: String) {
+        self.field = field
+        self.message = message
+    }
+}
+
+/// Samples between HealthKit's objects and the API's JSON (`Components.Schemas.Sample`), for both sides: the daemon
+/// reads what an app saves and writes what it reads; the remote `HKHealthStore` does the reverse. A quantity sample
+/// carries `quantity` (value and HKUnit string, as the app gave it), a category sample `value`; metadata values keep
+/// their kind (string, number, boolean, quantity, date); the device and the source revision come along, so an object
+/// read through the daemon equals the one read from an embedded store.
+package enum WireSample {
+    package typealias Sample = Components.Schemas.Sample
+
+    /// The object an app asks to save, checked as HealthKit's initializers check it and keeping the UUID the app gave
+    /// it (so the app's object and the stored one are the same). The source is not read: the store sets it.
+    package static func object(_ wire: Sample, at pointer: String) throws -> HKSample {
+        func field(_ name: String, _ message: String) -> WireFieldError { WireFieldError("\(pointer)/\(name)", message) }
         guard let uuid = UUID(uuidString: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
+        guard wire.count ?? 1 == 1, wire.series == nil else {
+            throw field(wire.series == nil ? "count" : "series", "a series sample cannot be saved this way; build it with HKQuantitySeriesSampleBuilder")
+        }
         let metadata = try wire.metadata.map { try self.metadata($0.additionalProperties, at: pointer + "/metadata") }
-        do {
-            switch HKObjectType.type(forIdentifier: wire._type) {
-            case let type as HKQuantityType:
-                guard wire.value == nil else { throw field("value", "a \(wire._type) sample has a quantity, not a category value") }
-                guard let quantity = wire.quantity else { throw field("quantity", "a \(wire._type) sample needs a quantity") }
-                let unit: HKUnit
-                do { unit = try HKUnit.parse(quantity.unit) } catch { throw field("quantity/unit", "\(error.localizedDescription)") }
-                let checked = try HKQuantitySample.validated(type: type, quantity: HKQuantity(unit: unit, doubleValue: quantity.value),
-                                                             start: wire.startDate, end: wire.endDate, metadata: metadata)
-                return HKQuantitySample.make(type: type, quantity: checked.quantity, start: checked.startDate, end: checked.endDate,
-                                             uuid: uuid, metadata: checked.metadataValues, device: nil)
-            case let type as HKCategoryType:
-                guard wire.quantity == nil else { throw field("quantity", "a \(wire._type) sample has a category value, not a quantity") }
-                guard let value = wire.value else { throw field("value", "a \(wire._type) sample needs a category value") }
-                let checked = try HKCategorySample.validated(type: type, value: value, start: wire.startDate, end: wire.endDate,
-                                                             metadata: metadata)
-                return HKCategorySample(type: type, value: checked.value, start: checked.startDate, end: checked.endDate,
-                                        uuid: uuid, metadata: checked.metadataValues, device: nil)
-            case .some:
-                throw field("type", "\(wire._type) samples cannot be saved through the daemon yet (quantity and category samples can)")
-            case nil:
-                throw field("type", "\"\(wire._type)\" is not a HealthKit sample type identifier")
-            }
-        } catch let error as HKError {
-            throw Problem(error, field: pointer)
+        let device = wire.device.map(device)
+        switch HKObjectType.type(forIdentifier: wire._type) {
+        case let type as HKQuantityType:
+            guard wire.value == nil else { throw field("value", "a \(wire._type) sample has a quantity, not a category value") }
+            guard let quantity = wire.quantity else { throw field("quantity", "a \(wire._type) sample needs a quantity") }
+            let checked = try HKQuantitySample.validated(type: type, quantity: try self.quantity(quantity, at: pointer + "/quantity"),
+                                                         start: wire.startDate, end: wire.endDate, metadata: metadata)
+            return HKQuantitySample.make(type: type, quantity: checked.quantity, start: checked.startDate, end: checked.endDate,
+                                         uuid: uuid, metadata: checked.metadataValues, device: device)
+        case let type as HKCategoryType:
+            guard wire.quantity == nil else { throw field("quantity", "a \(wire._type) sample has a category value, not a quantity") }
+            guard let value = wire.value else { throw field("value", "a \(wire._type) sample needs a category value") }
+            let checked = try HKCategorySample.validated(type: type, value: value, start: wire.startDate, end: wire.endDate, metadata: metadata)
+            return HKCategorySample(type: type, value: checked.value, start: checked.startDate, end: checked.endDate,
+                                    uuid: uuid, metadata: checked.metadataValues, device: device)
+        case .some:
+            throw field("type", "\(wire._type) samples cannot go through the daemon yet (quantity and category samples can)")
+        case nil:
+            throw field("type", "\"\(wire._type)\" is not a HealthKit sample type identifier")
         }
     }
 
+    /// A stored sample as the daemon sent it, rebuilt with its source revision, device and series summary (the remote
+    /// store's side). A sample the response describes wrongly is an error naming the field.
+    package static func stored(_ wire: Sample, at pointer: String) throws -> HKSample {
+        func field(_ name: String, _ message: String) -> WireFieldError { WireFieldError("\(pointer)/\(name)", message) }
+        guard let uuid = UUID(uuidString: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
+        let metadata = try wire.metadata.map { try self.metadata($0.additionalProperties, at: pointer + "/metadata") }
+            .map { values in try values.mapValues { try HKMetadataValue(any: $0) } }
+        let device = wire.device.map(device)
+        let source = wire.source ?? .init(name: "", bundleIdentifier: "")
+        let revision = HKSourceRevision(source: HKSource(name: source.name, bundleIdentifier: source.bundleIdentifier),
+                                        version: source.version, productType: source.productType,
+                                        operatingSystemVersion: try operatingSystemVersion(source.operatingSystemVersion, at: pointer))
+        switch HKObjectType.type(forIdentifier: wire._type) {
+        case let type as HKQuantityType:
+            guard let quantity = wire.quantity else { throw field("quantity", "a \(wire._type) sample needs a quantity") }
+            let value = try self.quantity(quantity, at: pointer + "/quantity")
+            if let series = wire.series {
+                let summary = HKDiscreteQuantitySample.SeriesSummary(
+                    minimum: try self.quantity(series.minimum, at: pointer + "/series/minimum"),
+                    maximum: try self.quantity(series.maximum, at: pointer + "/series/maximum"),
+                    mostRecent: try self.quantity(series.mostRecent, at: pointer + "/series/mostRecent"),
+                    mostRecentDateInterval: DateInterval(start: series.mostRecentStartDate, end: max(series.mostRecentStartDate, series.mostRecentEndDate)))
+                return HKDiscreteQuantitySample(type: type, average: value, series: summary, start: wire.startDate, end: wire.endDate,
+                                                count: wire.count ?? 1, uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
+            }
+            return HKQuantitySample.make(type: type, quantity: value, start: wire.startDate, end: wire.endDate, count: wire.count ?? 1,
+                                         uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
+        case let type as HKCategoryType:
+            guard let value = wire.value else { throw field("value", "a \(wire._type) sample needs a category value") }
+            return HKCategorySample(type: type, value: value, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
+                                    sourceRevision: revision, device: device)
+        default:
+            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity and category samples can)")
+        }
+    }
+
+    /// Whether `sample` can travel as a `Sample` (quantity and category samples, for now).
+    package static func canCarry(_ object: HKObject) -> Bool {
+        object is HKQuantitySample || object is HKCategorySample
+    }
+
     /// `sample` as the API's JSON.
-    static func wire(_ sample: HKSample) -> Sample {
+    package static func wire(_ sample: HKSample) -> Sample {
         var wire = Sample(uuid: sample.uuid.uuidString, _type: sample.sampleType.identifier, startDate: sample.startDate, endDate: sample.endDate)
         switch sample {
         case let quantity as HKQuantitySample:
-            wire.quantity = .init(value: quantity.quantity.doubleValue, unit: quantity.quantity.unit.unitString)
+            wire.quantity = wireQuantity(quantity.quantity)
+            if quantity.count != 1 { wire.count = quantity.count }
+            if let series = (quantity as? HKDiscreteQuantitySample)?.series {
+                wire.series = .init(minimum: wireQuantity(series.minimum), maximum: wireQuantity(series.maximum),
+                                    mostRecent: wireQuantity(series.mostRecent), mostRecentStartDate: series.mostRecentDateInterval.start,
+                                    mostRecentEndDate: series.mostRecentDateInterval.end)
+            }
         case let category as HKCategorySample:
             wire.value = category.value
         default: break
@@ -57,8 +112,44 @@ enum WireSample {
         if let values = sample.metadataValues, !values.isEmpty {
             wire.metadata = .init(additionalProperties: values.mapValues(metadataValue))
         }
-        wire.source = .init(name: sample.sourceRevision.source.name, bundleIdentifier: sample.sourceRevision.source.bundleIdentifier)
+        if let device = sample.device {
+            wire.device = .init(name: device.name, manufacturer: device.manufacturer, model: device.model, hardwareVersion: device.hardwareVersion,
+                                firmwareVersion: device.firmwareVersion, softwareVersion: device.softwareVersion,
+                                localIdentifier: device.localIdentifier, udiDeviceIdentifier: device.udiDeviceIdentifier)
+        }
+        let revision = sample.sourceRevision
+        let os = revision.operatingSystemVersion
+        wire.source = .init(name: revision.source.name, bundleIdentifier: revision.source.bundleIdentifier, version: revision.version,
+                            productType: revision.productType,
+                            operatingSystemVersion: os.majorVersion < 0 ? nil : "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)")
         return wire
+    }
+
+    // MARK: - Parts
+
+    private static func wireQuantity(_ quantity: HKQuantity) -> Components.Schemas.Quantity {
+        .init(value: quantity.doubleValue, unit: quantity.unit.unitString)
+    }
+
+    private static func quantity(_ wire: Components.Schemas.Quantity, at pointer: String) throws -> HKQuantity {
+        let unit: HKUnit
+        do { unit = try HKUnit.parse(wire.unit) } catch { throw WireFieldError(pointer + "/unit", "\"\(wire.unit)\" is not a unit") }
+        return HKQuantity(unit: unit, doubleValue: wire.value)
+    }
+
+    private static func device(_ wire: Components.Schemas.Device) -> HKDevice {
+        HKDevice(name: wire.name, manufacturer: wire.manufacturer, model: wire.model, hardwareVersion: wire.hardwareVersion,
+                 firmwareVersion: wire.firmwareVersion, softwareVersion: wire.softwareVersion, localIdentifier: wire.localIdentifier,
+                 udiDeviceIdentifier: wire.udiDeviceIdentifier)
+    }
+
+    private static func operatingSystemVersion(_ text: String?, at pointer: String) throws -> OperatingSystemVersion {
+        guard let text else { return HKSourceRevisionAnyOperatingSystem }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 3, let major = parts[0], let minor = parts[1], let patch = parts[2] else {
+            throw WireFieldError(pointer + "/source/operatingSystemVersion", "\"\(text)\" is not major.minor.patch")
+        }
+        return OperatingSystemVersion(majorVersion: major, minorVersion: minor, patchVersion: patch)
     }
 
     private static func metadata(_ values: [String: Components.Schemas.MetadataValue], at pointer: String) throws -> [String: Any] {
@@ -70,12 +161,7 @@ enum WireSample {
             case .case2(let number):
                 result[key] = number.rounded() == number && abs(number) < 9.0e15 ? Int(number) as Any : number as Any
             case .case3(let flag): result[key] = flag
-            case .Quantity(let quantity):
-                guard let unit = try? HKUnit.parse(quantity.unit) else {
-                    throw Problem(.badRequest, "invalid sample", detail: "\(pointer)/\(key)/unit: \"\(quantity.unit)\" is not a unit",
-                                  code: .errorInvalidArgument, field: "\(pointer)/\(key)/unit")
-                }
-                result[key] = HKQuantity(unit: unit, doubleValue: quantity.value)
+            case .Quantity(let quantity): result[key] = try self.quantity(quantity, at: "\(pointer)/\(key)")
             case .MetadataDate(let date): result[key] = date.date
             }
         }

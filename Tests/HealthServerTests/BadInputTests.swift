@@ -79,6 +79,29 @@ struct BadInputTests {
         }
     }
 
+    /// A predicate the daemon cannot read — an unknown kind, a missing value, a comparison that does not exist, compounds
+    /// nested past the limit — is 400 naming the place in it, for a query and for deleting by predicate alike.
+    @Test(arguments: [
+        ("/v1/queries/samples", #"{"type":"HKQuantityTypeIdentifierStepCount","predicate":{"kind":"everything"}}"#, "/predicate/kind"),
+        ("/v1/queries/samples", #"{"type":"HKQuantityTypeIdentifierStepCount","predicate":{"kind":"not"}}"#, "/predicate/filter"),
+        ("/v1/queries/samples", #"{"type":"HKQuantityTypeIdentifierStepCount","predicate":{"kind":"and","filters":[{"kind":"categoryValue","operator":"~","value":1}]}}"#,
+         "/predicate/filters/0/operator"),
+        ("/v1/queries/samples", #"{"type":"HKQuantityTypeIdentifierStepCount","predicate":\#(String(repeating: #"{"kind":"not","filter":"#, count: 70))\#(#"{"kind":"noCorrelation"}"#)\#(String(repeating: "}", count: 70))}"#,
+         nil),
+        ("/v1/objects/delete-matching", #"{"type":"HKQuantityTypeIdentifierStepCount","predicate":{"kind":"uuids","uuids":["nope"]}}"#, "/predicate/uuids/0"),
+        ("/v1/objects/delete-matching", #"{"type":"HKQuantityTypeIdentifierStepCounts","predicate":{"kind":"noCorrelation"}}"#, "/type"),
+    ] as [(String, String, String?)])
+    func aPredicateTheDaemonCannotReadIs400(path: String, body: String, field: String?) async throws {
+        try await DaemonHarness.with { daemon in
+            let steps = HKQuantityType(.stepCount)
+            let token = try await daemon.connect("com.example.predicates", share: [steps], read: [steps])
+            let answer = try await daemon.raw(.POST, path, body: body, token: token)
+            #expect(answer.status == 400 && answer.header("content-type") == "application/problem+json", "\(answer.status) \(answer.body)")
+            if let field { #expect(answer.json["field"] as? String == field, "\(answer.body)") }
+            #expect(answer.json["code"] as? Int == HKError.Code.errorInvalidArgument.rawValue, "\(answer.body)")
+        }
+    }
+
     /// A path the API has, with a method it does not take: 405 with the methods it does (RFC 9110); no such path: 404.
     @Test func aMethodThePathDoesNotTakeIs405() async throws {
         try await DaemonHarness.with { daemon in

@@ -32,7 +32,8 @@ struct SampleAPITests {
             #expect(found.count == 1)
             let back = try #require(found.first)
             #expect(back.uuid == walk.uuid && back.startDate == walk.startDate && back.endDate == walk.endDate)
-            #expect(back.quantity == walk.quantity && back.source == .init(name: "Log", bundleIdentifier: "com.example.log"))
+            #expect(back.quantity == walk.quantity && back.source?.name == "Log" && back.source?.bundleIdentifier == "com.example.log")
+            #expect(back.source?.productType?.isEmpty == false && back.source?.operatingSystemVersion != nil, "the revision it was saved with")
             #expect(back.metadata == walk.metadata)
             let nights = try await client.querySamples(body: .json(.init(_type: sleep.identifier))).ok.body.json.samples
             #expect(nights.map(\.value) == [HKCategoryValueSleepAnalysis.asleepCore.rawValue])

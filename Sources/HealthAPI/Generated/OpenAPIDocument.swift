@@ -690,6 +690,164 @@ package enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/authorization/request-status": {
+      "post": {
+        "operationId": "authorizationRequestStatus",
+        "tags": [
+          "authorization"
+        ],
+        "summary": "Whether requesting these types would show the person anything (HKHealthStore.getRequestStatusForAuthorization).",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/TypeRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The status.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AuthorizationRequestStatus"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/objects/delete-matching": {
+      "post": {
+        "operationId": "deleteMatchingObjects",
+        "tags": [
+          "objects"
+        ],
+        "summary": "Deletes the app's own objects of a type that match a predicate, and says how many.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/DeleteMatching"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "How many were deleted.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DeletedCount"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "components": {
@@ -943,6 +1101,18 @@ package enum OpenAPIDocument {
           },
           "bundleIdentifier": {
             "type": "string"
+          },
+          "version": {
+            "type": "string",
+            "description": "The app's version when it saved the object (HKSourceRevision.version)."
+          },
+          "productType": {
+            "type": "string",
+            "description": "HKSourceRevision.productType."
+          },
+          "operatingSystemVersion": {
+            "type": "string",
+            "description": "HKSourceRevision.operatingSystemVersion as major.minor.patch."
           }
         }
       },
@@ -988,6 +1158,17 @@ package enum OpenAPIDocument {
           },
           "source": {
             "$ref": "#/components/schemas/Source"
+          },
+          "device": {
+            "$ref": "#/components/schemas/Device"
+          },
+          "count": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "How many values a quantity sample summarises (HKQuantitySample.count): 1, or more for a series. Only 1 can be saved here; series are built with HKQuantitySeriesSampleBuilder."
+          },
+          "series": {
+            "$ref": "#/components/schemas/SeriesSummary"
           }
         }
       },
@@ -1064,8 +1245,20 @@ package enum OpenAPIDocument {
           "ascending": {
             "type": "boolean",
             "description": "By start date; default true."
+          },
+          "predicate": {
+            "$ref": "#/components/schemas/Predicate"
+          },
+          "sort": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/SortKey"
+            },
+            "maxItems": 8,
+            "description": "The sort descriptors, first key first; when given, `ascending` is ignored."
           }
-        }
+        },
+        "description": "HKSampleQuery: a type, a predicate (startDate/endDate for the common date range, or `predicate` for any other; both given: both apply), an order and a limit."
       },
       "ObjectReference": {
         "type": "object",
@@ -1293,6 +1486,214 @@ package enum OpenAPIDocument {
             "minimum": 1,
             "maximum": 3600,
             "description": "How long to wait for the person (default 300); then the sheet counts as dismissed."
+          }
+        }
+      },
+      "Predicate": {
+        "type": "object",
+        "required": [
+          "kind"
+        ],
+        "additionalProperties": true,
+        "description": "A compiled HKQuery predicate (what HKQuery.predicateFor… and NSCompoundPredicate make), as OpenHealthKit's remote HKHealthStore sends it: `kind` names the condition and the other fields are its values, e.g. {\"kind\":\"dateRange\",\"start\":…,\"end\":…,\"options\":0}; dates are seconds since 2001-01-01 UTC. The daemon runs it exactly as an embedded store would, within what the app may see.",
+        "properties": {
+          "kind": {
+            "type": "string",
+            "enum": [
+              "dateRange",
+              "dateCompare",
+              "electrocardiogramClassification",
+              "electrocardiogramSymptoms",
+              "uuids",
+              "sources",
+              "sourceRevisions",
+              "devices",
+              "deviceProperty",
+              "metadataKeyExists",
+              "metadataValues",
+              "noCorrelation",
+              "workoutActivityType",
+              "quantity",
+              "categoryValue",
+              "workoutDuration",
+              "workoutStatistic",
+              "metadataCompare",
+              "correlationMember",
+              "activitySummaryDays",
+              "workoutAssociation",
+              "relevantDate",
+              "fhirResourceType",
+              "fhirResource",
+              "activity",
+              "workoutsWithActivity",
+              "and",
+              "or",
+              "not",
+              "invalid"
+            ]
+          }
+        }
+      },
+      "SortKey": {
+        "type": "object",
+        "required": [
+          "key"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "key": {
+            "type": "string",
+            "enum": [
+              "startDate",
+              "endDate",
+              "duration",
+              "totalDistance",
+              "totalEnergyBurned",
+              "totalSwimmingStrokeCount",
+              "totalFlightsClimbed"
+            ],
+            "description": "HKSampleSortIdentifierStartDate/EndDate; the other keys sort workouts only."
+          },
+          "ascending": {
+            "type": "boolean",
+            "description": "Default true."
+          }
+        }
+      },
+      "Device": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "HKDevice: every property optional.",
+        "properties": {
+          "name": {
+            "type": "string",
+            "maxLength": 1024
+          },
+          "manufacturer": {
+            "type": "string",
+            "maxLength": 1024
+          },
+          "model": {
+            "type": "string",
+            "maxLength": 1024
+          },
+          "hardwareVersion": {
+            "type": "string",
+            "maxLength": 1024
+          },
+          "firmwareVersion": {
+            "type": "string",
+            "maxLength": 1024
+          },
+          "softwareVersion": {
+            "type": "string",
+            "maxLength": 1024
+          },
+          "localIdentifier": {
+            "type": "string",
+            "maxLength": 1024
+          },
+          "udiDeviceIdentifier": {
+            "type": "string",
+            "maxLength": 1024
+          }
+        }
+      },
+      "AuthorizationRequestStatus": {
+        "type": "object",
+        "required": [
+          "status"
+        ],
+        "properties": {
+          "status": {
+            "type": "string",
+            "enum": [
+              "shouldRequest",
+              "unnecessary"
+            ]
+          }
+        }
+      },
+      "TypeRequest": {
+        "type": "object",
+        "required": [
+          "share",
+          "read"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "share": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "maxItems": 512
+          },
+          "read": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "maxItems": 512
+          }
+        }
+      },
+      "DeleteMatching": {
+        "type": "object",
+        "required": [
+          "type",
+          "predicate"
+        ],
+        "additionalProperties": false,
+        "description": "HKHealthStore.deleteObjects(of:predicate:): the app's own objects of the type that match.",
+        "properties": {
+          "type": {
+            "type": "string"
+          },
+          "predicate": {
+            "$ref": "#/components/schemas/Predicate"
+          }
+        }
+      },
+      "DeletedCount": {
+        "type": "object",
+        "required": [
+          "count"
+        ],
+        "properties": {
+          "count": {
+            "type": "integer"
+          }
+        }
+      },
+      "SeriesSummary": {
+        "type": "object",
+        "required": [
+          "minimum",
+          "maximum",
+          "mostRecent",
+          "mostRecentStartDate",
+          "mostRecentEndDate"
+        ],
+        "additionalProperties": false,
+        "description": "A discrete series sample's summary (HKDiscreteQuantitySample's minimum, maximum and most recent); read only.",
+        "properties": {
+          "minimum": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "maximum": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "mostRecent": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "mostRecentStartDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "mostRecentEndDate": {
+            "type": "string",
+            "format": "date-time"
           }
         }
       }

@@ -451,21 +451,45 @@ extension Components {
             package var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/Source/bundleIdentifier`.
             package var bundleIdentifier: Swift.String
+            /// The app's version when it saved the object (HKSourceRevision.version).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Source/version`.
+            package var version: Swift.String?
+            /// HKSourceRevision.productType.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Source/productType`.
+            package var productType: Swift.String?
+            /// HKSourceRevision.operatingSystemVersion as major.minor.patch.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Source/operatingSystemVersion`.
+            package var operatingSystemVersion: Swift.String?
             /// Creates a new `Source`.
             ///
             /// - Parameters:
             ///   - name:
             ///   - bundleIdentifier:
+            ///   - version: The app's version when it saved the object (HKSourceRevision.version).
+            ///   - productType: HKSourceRevision.productType.
+            ///   - operatingSystemVersion: HKSourceRevision.operatingSystemVersion as major.minor.patch.
             package init(
                 name: Swift.String,
-                bundleIdentifier: Swift.String
+                bundleIdentifier: Swift.String,
+                version: Swift.String? = nil,
+                productType: Swift.String? = nil,
+                operatingSystemVersion: Swift.String? = nil
             ) {
                 self.name = name
                 self.bundleIdentifier = bundleIdentifier
+                self.version = version
+                self.productType = productType
+                self.operatingSystemVersion = operatingSystemVersion
             }
             package enum CodingKeys: String, CodingKey {
                 case name
                 case bundleIdentifier
+                case version
+                case productType
+                case operatingSystemVersion
             }
         }
         /// A quantity sample (with `quantity`) or a category sample (with `value`).
@@ -510,6 +534,14 @@ extension Components {
             package var metadata: Components.Schemas.Sample.MetadataPayload?
             /// - Remark: Generated from `#/components/schemas/Sample/source`.
             package var source: Components.Schemas.Source?
+            /// - Remark: Generated from `#/components/schemas/Sample/device`.
+            package var device: Components.Schemas.Device?
+            /// How many values a quantity sample summarises (HKQuantitySample.count): 1, or more for a series. Only 1 can be saved here; series are built with HKQuantitySeriesSampleBuilder.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Sample/count`.
+            package var count: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/Sample/series`.
+            package var series: Components.Schemas.SeriesSummary?
             /// Creates a new `Sample`.
             ///
             /// - Parameters:
@@ -521,6 +553,9 @@ extension Components {
             ///   - value: A category value.
             ///   - metadata:
             ///   - source:
+            ///   - device:
+            ///   - count: How many values a quantity sample summarises (HKQuantitySample.count): 1, or more for a series. Only 1 can be saved here; series are built with HKQuantitySeriesSampleBuilder.
+            ///   - series:
             package init(
                 uuid: Swift.String,
                 _type: Swift.String,
@@ -529,7 +564,10 @@ extension Components {
                 quantity: Components.Schemas.Quantity? = nil,
                 value: Swift.Int? = nil,
                 metadata: Components.Schemas.Sample.MetadataPayload? = nil,
-                source: Components.Schemas.Source? = nil
+                source: Components.Schemas.Source? = nil,
+                device: Components.Schemas.Device? = nil,
+                count: Swift.Int? = nil,
+                series: Components.Schemas.SeriesSummary? = nil
             ) {
                 self.uuid = uuid
                 self._type = _type
@@ -539,6 +577,9 @@ extension Components {
                 self.value = value
                 self.metadata = metadata
                 self.source = source
+                self.device = device
+                self.count = count
+                self.series = series
             }
             package enum CodingKeys: String, CodingKey {
                 case uuid
@@ -549,6 +590,9 @@ extension Components {
                 case value
                 case metadata
                 case source
+                case device
+                case count
+                case series
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -584,6 +628,18 @@ extension Components {
                     Components.Schemas.Source.self,
                     forKey: .source
                 )
+                self.device = try container.decodeIfPresent(
+                    Components.Schemas.Device.self,
+                    forKey: .device
+                )
+                self.count = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .count
+                )
+                self.series = try container.decodeIfPresent(
+                    Components.Schemas.SeriesSummary.self,
+                    forKey: .series
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "uuid",
                     "type",
@@ -592,7 +648,10 @@ extension Components {
                     "quantity",
                     "value",
                     "metadata",
-                    "source"
+                    "source",
+                    "device",
+                    "count",
+                    "series"
                 ])
             }
         }
@@ -661,6 +720,8 @@ extension Components {
                 case samples
             }
         }
+        /// HKSampleQuery: a type, a predicate (startDate/endDate for the common date range, or `predicate` for any other; both given: both apply), an order and a limit.
+        ///
         /// - Remark: Generated from `#/components/schemas/SampleQuery`.
         package struct SampleQuery: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SampleQuery/type`.
@@ -679,6 +740,12 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/SampleQuery/ascending`.
             package var ascending: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/SampleQuery/predicate`.
+            package var predicate: Components.Schemas.Predicate?
+            /// The sort descriptors, first key first; when given, `ascending` is ignored.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SampleQuery/sort`.
+            package var sort: [Components.Schemas.SortKey]?
             /// Creates a new `SampleQuery`.
             ///
             /// - Parameters:
@@ -687,18 +754,24 @@ extension Components {
             ///   - endDate:
             ///   - limit: 0: no limit (HKObjectQueryNoLimit).
             ///   - ascending: By start date; default true.
+            ///   - predicate:
+            ///   - sort: The sort descriptors, first key first; when given, `ascending` is ignored.
             package init(
                 _type: Swift.String,
                 startDate: Foundation.Date? = nil,
                 endDate: Foundation.Date? = nil,
                 limit: Swift.Int? = nil,
-                ascending: Swift.Bool? = nil
+                ascending: Swift.Bool? = nil,
+                predicate: Components.Schemas.Predicate? = nil,
+                sort: [Components.Schemas.SortKey]? = nil
             ) {
                 self._type = _type
                 self.startDate = startDate
                 self.endDate = endDate
                 self.limit = limit
                 self.ascending = ascending
+                self.predicate = predicate
+                self.sort = sort
             }
             package enum CodingKeys: String, CodingKey {
                 case _type = "type"
@@ -706,6 +779,8 @@ extension Components {
                 case endDate
                 case limit
                 case ascending
+                case predicate
+                case sort
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -729,12 +804,22 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .ascending
                 )
+                self.predicate = try container.decodeIfPresent(
+                    Components.Schemas.Predicate.self,
+                    forKey: .predicate
+                )
+                self.sort = try container.decodeIfPresent(
+                    [Components.Schemas.SortKey].self,
+                    forKey: .sort
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "type",
                     "startDate",
                     "endDate",
                     "limit",
-                    "ascending"
+                    "ascending",
+                    "predicate",
+                    "sort"
                 ])
             }
         }
@@ -1146,6 +1231,427 @@ extension Components {
                     "share",
                     "read",
                     "timeoutSeconds"
+                ])
+            }
+        }
+        /// A compiled HKQuery predicate (what HKQuery.predicateFor… and NSCompoundPredicate make), as OpenHealthKit's remote HKHealthStore sends it: `kind` names the condition and the other fields are its values, e.g. {"kind":"dateRange","start":…,"end":…,"options":0}; dates are seconds since 2001-01-01 UTC. The daemon runs it exactly as an embedded store would, within what the app may see.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Predicate`.
+        package struct Predicate: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Predicate/kind`.
+            @frozen package enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case dateRange = "dateRange"
+                case dateCompare = "dateCompare"
+                case electrocardiogramClassification = "electrocardiogramClassification"
+                case electrocardiogramSymptoms = "electrocardiogramSymptoms"
+                case uuids = "uuids"
+                case sources = "sources"
+                case sourceRevisions = "sourceRevisions"
+                case devices = "devices"
+                case deviceProperty = "deviceProperty"
+                case metadataKeyExists = "metadataKeyExists"
+                case metadataValues = "metadataValues"
+                case noCorrelation = "noCorrelation"
+                case workoutActivityType = "workoutActivityType"
+                case quantity = "quantity"
+                case categoryValue = "categoryValue"
+                case workoutDuration = "workoutDuration"
+                case workoutStatistic = "workoutStatistic"
+                case metadataCompare = "metadataCompare"
+                case correlationMember = "correlationMember"
+                case activitySummaryDays = "activitySummaryDays"
+                case workoutAssociation = "workoutAssociation"
+                case relevantDate = "relevantDate"
+                case fhirResourceType = "fhirResourceType"
+                case fhirResource = "fhirResource"
+                case activity = "activity"
+                case workoutsWithActivity = "workoutsWithActivity"
+                case and = "and"
+                case or = "or"
+                case not = "not"
+                case invalid = "invalid"
+            }
+            /// - Remark: Generated from `#/components/schemas/Predicate/kind`.
+            package var kind: Components.Schemas.Predicate.KindPayload
+            /// A container of undocumented properties.
+            package var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
+            /// Creates a new `Predicate`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - additionalProperties: A container of undocumented properties.
+            package init(
+                kind: Components.Schemas.Predicate.KindPayload,
+                additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()
+            ) {
+                self.kind = kind
+                self.additionalProperties = additionalProperties
+            }
+            package enum CodingKeys: String, CodingKey {
+                case kind
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.kind = try container.decode(
+                    Components.Schemas.Predicate.KindPayload.self,
+                    forKey: .kind
+                )
+                additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [
+                    "kind"
+                ])
+            }
+            package func encode(to encoder: any Swift.Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(
+                    self.kind,
+                    forKey: .kind
+                )
+                try encoder.encodeAdditionalProperties(additionalProperties)
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SortKey`.
+        package struct SortKey: Codable, Hashable, Sendable {
+            /// HKSampleSortIdentifierStartDate/EndDate; the other keys sort workouts only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SortKey/key`.
+            @frozen package enum KeyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case startDate = "startDate"
+                case endDate = "endDate"
+                case duration = "duration"
+                case totalDistance = "totalDistance"
+                case totalEnergyBurned = "totalEnergyBurned"
+                case totalSwimmingStrokeCount = "totalSwimmingStrokeCount"
+                case totalFlightsClimbed = "totalFlightsClimbed"
+            }
+            /// HKSampleSortIdentifierStartDate/EndDate; the other keys sort workouts only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SortKey/key`.
+            package var key: Components.Schemas.SortKey.KeyPayload
+            /// Default true.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SortKey/ascending`.
+            package var ascending: Swift.Bool?
+            /// Creates a new `SortKey`.
+            ///
+            /// - Parameters:
+            ///   - key: HKSampleSortIdentifierStartDate/EndDate; the other keys sort workouts only.
+            ///   - ascending: Default true.
+            package init(
+                key: Components.Schemas.SortKey.KeyPayload,
+                ascending: Swift.Bool? = nil
+            ) {
+                self.key = key
+                self.ascending = ascending
+            }
+            package enum CodingKeys: String, CodingKey {
+                case key
+                case ascending
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.key = try container.decode(
+                    Components.Schemas.SortKey.KeyPayload.self,
+                    forKey: .key
+                )
+                self.ascending = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .ascending
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "key",
+                    "ascending"
+                ])
+            }
+        }
+        /// HKDevice: every property optional.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Device`.
+        package struct Device: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Device/name`.
+            package var name: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Device/manufacturer`.
+            package var manufacturer: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Device/model`.
+            package var model: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Device/hardwareVersion`.
+            package var hardwareVersion: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Device/firmwareVersion`.
+            package var firmwareVersion: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Device/softwareVersion`.
+            package var softwareVersion: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Device/localIdentifier`.
+            package var localIdentifier: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Device/udiDeviceIdentifier`.
+            package var udiDeviceIdentifier: Swift.String?
+            /// Creates a new `Device`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - manufacturer:
+            ///   - model:
+            ///   - hardwareVersion:
+            ///   - firmwareVersion:
+            ///   - softwareVersion:
+            ///   - localIdentifier:
+            ///   - udiDeviceIdentifier:
+            package init(
+                name: Swift.String? = nil,
+                manufacturer: Swift.String? = nil,
+                model: Swift.String? = nil,
+                hardwareVersion: Swift.String? = nil,
+                firmwareVersion: Swift.String? = nil,
+                softwareVersion: Swift.String? = nil,
+                localIdentifier: Swift.String? = nil,
+                udiDeviceIdentifier: Swift.String? = nil
+            ) {
+                self.name = name
+                self.manufacturer = manufacturer
+                self.model = model
+                self.hardwareVersion = hardwareVersion
+                self.firmwareVersion = firmwareVersion
+                self.softwareVersion = softwareVersion
+                self.localIdentifier = localIdentifier
+                self.udiDeviceIdentifier = udiDeviceIdentifier
+            }
+            package enum CodingKeys: String, CodingKey {
+                case name
+                case manufacturer
+                case model
+                case hardwareVersion
+                case firmwareVersion
+                case softwareVersion
+                case localIdentifier
+                case udiDeviceIdentifier
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.manufacturer = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .manufacturer
+                )
+                self.model = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .model
+                )
+                self.hardwareVersion = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .hardwareVersion
+                )
+                self.firmwareVersion = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .firmwareVersion
+                )
+                self.softwareVersion = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .softwareVersion
+                )
+                self.localIdentifier = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .localIdentifier
+                )
+                self.udiDeviceIdentifier = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .udiDeviceIdentifier
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "manufacturer",
+                    "model",
+                    "hardwareVersion",
+                    "firmwareVersion",
+                    "softwareVersion",
+                    "localIdentifier",
+                    "udiDeviceIdentifier"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AuthorizationRequestStatus`.
+        package struct AuthorizationRequestStatus: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AuthorizationRequestStatus/status`.
+            @frozen package enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case shouldRequest = "shouldRequest"
+                case unnecessary = "unnecessary"
+            }
+            /// - Remark: Generated from `#/components/schemas/AuthorizationRequestStatus/status`.
+            package var status: Components.Schemas.AuthorizationRequestStatus.StatusPayload
+            /// Creates a new `AuthorizationRequestStatus`.
+            ///
+            /// - Parameters:
+            ///   - status:
+            package init(status: Components.Schemas.AuthorizationRequestStatus.StatusPayload) {
+                self.status = status
+            }
+            package enum CodingKeys: String, CodingKey {
+                case status
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/TypeRequest`.
+        package struct TypeRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TypeRequest/share`.
+            package var share: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/TypeRequest/read`.
+            package var read: [Swift.String]
+            /// Creates a new `TypeRequest`.
+            ///
+            /// - Parameters:
+            ///   - share:
+            ///   - read:
+            package init(
+                share: [Swift.String],
+                read: [Swift.String]
+            ) {
+                self.share = share
+                self.read = read
+            }
+            package enum CodingKeys: String, CodingKey {
+                case share
+                case read
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.share = try container.decode(
+                    [Swift.String].self,
+                    forKey: .share
+                )
+                self.read = try container.decode(
+                    [Swift.String].self,
+                    forKey: .read
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "share",
+                    "read"
+                ])
+            }
+        }
+        /// HKHealthStore.deleteObjects(of:predicate:): the app's own objects of the type that match.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DeleteMatching`.
+        package struct DeleteMatching: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DeleteMatching/type`.
+            package var _type: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DeleteMatching/predicate`.
+            package var predicate: Components.Schemas.Predicate
+            /// Creates a new `DeleteMatching`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - predicate:
+            package init(
+                _type: Swift.String,
+                predicate: Components.Schemas.Predicate
+            ) {
+                self._type = _type
+                self.predicate = predicate
+            }
+            package enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case predicate
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Swift.String.self,
+                    forKey: ._type
+                )
+                self.predicate = try container.decode(
+                    Components.Schemas.Predicate.self,
+                    forKey: .predicate
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "predicate"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DeletedCount`.
+        package struct DeletedCount: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DeletedCount/count`.
+            package var count: Swift.Int
+            /// Creates a new `DeletedCount`.
+            ///
+            /// - Parameters:
+            ///   - count:
+            package init(count: Swift.Int) {
+                self.count = count
+            }
+            package enum CodingKeys: String, CodingKey {
+                case count
+            }
+        }
+        /// A discrete series sample's summary (HKDiscreteQuantitySample's minimum, maximum and most recent); read only.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SeriesSummary`.
+        package struct SeriesSummary: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SeriesSummary/minimum`.
+            package var minimum: Components.Schemas.Quantity
+            /// - Remark: Generated from `#/components/schemas/SeriesSummary/maximum`.
+            package var maximum: Components.Schemas.Quantity
+            /// - Remark: Generated from `#/components/schemas/SeriesSummary/mostRecent`.
+            package var mostRecent: Components.Schemas.Quantity
+            /// - Remark: Generated from `#/components/schemas/SeriesSummary/mostRecentStartDate`.
+            package var mostRecentStartDate: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/SeriesSummary/mostRecentEndDate`.
+            package var mostRecentEndDate: Foundation.Date
+            /// Creates a new `SeriesSummary`.
+            ///
+            /// - Parameters:
+            ///   - minimum:
+            ///   - maximum:
+            ///   - mostRecent:
+            ///   - mostRecentStartDate:
+            ///   - mostRecentEndDate:
+            package init(
+                minimum: Components.Schemas.Quantity,
+                maximum: Components.Schemas.Quantity,
+                mostRecent: Components.Schemas.Quantity,
+                mostRecentStartDate: Foundation.Date,
+                mostRecentEndDate: Foundation.Date
+            ) {
+                self.minimum = minimum
+                self.maximum = maximum
+                self.mostRecent = mostRecent
+                self.mostRecentStartDate = mostRecentStartDate
+                self.mostRecentEndDate = mostRecentEndDate
+            }
+            package enum CodingKeys: String, CodingKey {
+                case minimum
+                case maximum
+                case mostRecent
+                case mostRecentStartDate
+                case mostRecentEndDate
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.minimum = try container.decode(
+                    Components.Schemas.Quantity.self,
+                    forKey: .minimum
+                )
+                self.maximum = try container.decode(
+                    Components.Schemas.Quantity.self,
+                    forKey: .maximum
+                )
+                self.mostRecent = try container.decode(
+                    Components.Schemas.Quantity.self,
+                    forKey: .mostRecent
+                )
+                self.mostRecentStartDate = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .mostRecentStartDate
+                )
+                self.mostRecentEndDate = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .mostRecentEndDate
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "minimum",
+                    "maximum",
+                    "mostRecent",
+                    "mostRecentStartDate",
+                    "mostRecentEndDate"
                 ])
             }
         }

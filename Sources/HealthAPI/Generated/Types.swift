@@ -59,6 +59,16 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/authorization/requests`.
     /// - Remark: Generated from `#/paths//v1/authorization/requests/post(requestAuthorization)`.
     func requestAuthorization(_ input: Operations.RequestAuthorization.Input) async throws -> Operations.RequestAuthorization.Output
+    /// Whether requesting these types would show the person anything (HKHealthStore.getRequestStatusForAuthorization).
+    ///
+    /// - Remark: HTTP `POST /v1/authorization/request-status`.
+    /// - Remark: Generated from `#/paths//v1/authorization/request-status/post(authorizationRequestStatus)`.
+    func authorizationRequestStatus(_ input: Operations.AuthorizationRequestStatus.Input) async throws -> Operations.AuthorizationRequestStatus.Output
+    /// Deletes the app's own objects of a type that match a predicate, and says how many.
+    ///
+    /// - Remark: HTTP `POST /v1/objects/delete-matching`.
+    /// - Remark: Generated from `#/paths//v1/objects/delete-matching/post(deleteMatchingObjects)`.
+    func deleteMatchingObjects(_ input: Operations.DeleteMatchingObjects.Input) async throws -> Operations.DeleteMatchingObjects.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -167,6 +177,32 @@ extension APIProtocol {
         body: Operations.RequestAuthorization.Input.Body
     ) async throws -> Operations.RequestAuthorization.Output {
         try await requestAuthorization(Operations.RequestAuthorization.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Whether requesting these types would show the person anything (HKHealthStore.getRequestStatusForAuthorization).
+    ///
+    /// - Remark: HTTP `POST /v1/authorization/request-status`.
+    /// - Remark: Generated from `#/paths//v1/authorization/request-status/post(authorizationRequestStatus)`.
+    package func authorizationRequestStatus(
+        headers: Operations.AuthorizationRequestStatus.Input.Headers = .init(),
+        body: Operations.AuthorizationRequestStatus.Input.Body
+    ) async throws -> Operations.AuthorizationRequestStatus.Output {
+        try await authorizationRequestStatus(Operations.AuthorizationRequestStatus.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Deletes the app's own objects of a type that match a predicate, and says how many.
+    ///
+    /// - Remark: HTTP `POST /v1/objects/delete-matching`.
+    /// - Remark: Generated from `#/paths//v1/objects/delete-matching/post(deleteMatchingObjects)`.
+    package func deleteMatchingObjects(
+        headers: Operations.DeleteMatchingObjects.Input.Headers = .init(),
+        body: Operations.DeleteMatchingObjects.Input.Body
+    ) async throws -> Operations.DeleteMatchingObjects.Output {
+        try await deleteMatchingObjects(Operations.DeleteMatchingObjects.Input(
             headers: headers,
             body: body
         ))

@@ -20,7 +20,7 @@ struct HealthAPIService: APIProtocol {
             recorder.note(app: app.bundleIdentifier, operation: operation, counts: counts, error: nil)
             return result
         } catch {
-            let problem = (error as? HKError).map { Problem($0) } ?? error
+            let problem = Self.problem(error)
             recorder.note(app: app.bundleIdentifier, operation: operation, counts: attempted, error: problem)
             throw problem
         }
@@ -122,7 +122,10 @@ struct HealthAPIService: APIProtocol {
         let batch = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
         let attempted = Self.counts(batch.samples.map(\._type))
         return try await logged("save", attempted: attempted) { store in
-            let objects = try batch.samples.enumerated().map { index, sample in try WireSample.object(sample, at: "/samples/\(index)") }
+            let objects = try batch.samples.enumerated().map { index, sample in
+                let pointer = "/samples/\(index)"
+                do { return try WireSample.object(sample, at: pointer) } catch let error as HKError { throw Problem(error, field: pointer) }
+            }
             try await store.save(objects)
             return (.noContent, attempted)
         }
@@ -178,13 +181,53 @@ struct HealthAPIService: APIProtocol {
         }
     }
 
+    /// The query's samples: its date range and predicate (both when both are given), its sort keys (or `ascending` by
+    /// start date), its limit — run as the app's own embedded store runs them.
     private func samples(_ query: Components.Schemas.SampleQuery, of type: HKSampleType, in store: HKHealthStore) async throws -> [HKSample] {
-        let predicate = Self.datePredicate(start: query.startDate, end: query.endDate)
+        var filters: [SampleFilter] = []
+        if let predicate = Self.datePredicate(start: query.startDate, end: query.endDate) { filters.append(try SampleFilter(predicate)) }
+        if let predicate = query.predicate { filters.append(try Self.filter(predicate, at: "/predicate")) }
+        let order = query.sort.map { keys in
+            keys.map { SampleOrder(key: SampleOrder.Key(rawValue: $0.key.rawValue) ?? .startDate, ascending: $0.ascending ?? true) }
+        } ?? [SampleOrder(key: .startDate, ascending: query.ascending ?? true)]
         let limit = query.limit.flatMap { $0 > 0 ? $0 : nil }
-        return try await HKSampleQueryDescriptor(
-            predicates: [.sample(type: type, predicate: predicate)],
-            sortDescriptors: [SortDescriptor(\.startDate, order: query.ascending == false ? .reverse : .forward)], limit: limit
-        ).result(for: store)
+        return try await store.backend().samples(of: type, matching: filters.count > 1 ? .and(filters) : filters.first, order: order, limit: limit)
+    }
+
+    // MARK: - Requests status and deleting by predicate
+
+    func authorizationRequestStatus(_ input: Operations.AuthorizationRequestStatus.Input) async throws -> Operations.AuthorizationRequestStatus.Output {
+        let request = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        let share = try request.share.enumerated().map { index, identifier in
+            guard let type = HKObjectType.type(forIdentifier: identifier) as? HKSampleType else {
+                throw Self.unknownType(identifier, at: "/share/\(index)", kind: "sample type")
+            }
+            return type
+        }
+        let read = try request.read.enumerated().map { index, identifier in
+            guard let type = HKObjectType.type(forIdentifier: identifier) else { throw Self.unknownType(identifier, at: "/read/\(index)") }
+            return type
+        }
+        return try await logged("requestStatus", attempted: [:]) { store in
+            let status: Components.Schemas.AuthorizationRequestStatus.StatusPayload =
+                switch try await store.statusForAuthorizationRequest(toShare: Set(share), read: Set(read)) {
+                case .shouldRequest: .shouldRequest
+                case .unnecessary: .unnecessary
+                case .unknown: throw Problem(HKError(.errorDatabaseInaccessible, "the request status is unknown"))
+                @unknown default: throw Problem(HKError(.errorDatabaseInaccessible, "the request status is unknown"))
+                }
+            return (.ok(.init(body: .json(.init(status: status)))), [:])
+        }
+    }
+
+    func deleteMatchingObjects(_ input: Operations.DeleteMatchingObjects.Input) async throws -> Operations.DeleteMatchingObjects.Output {
+        let request = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        guard let type = HKObjectType.type(forIdentifier: request._type) else { throw Self.unknownType(request._type, at: "/type") }
+        let filter = try Self.filter(request.predicate, at: "/predicate")
+        return try await logged("delete", attempted: [type.identifier: 0]) { store in
+            let count = try await store.backend().deleteObjects(of: type, matching: filter)
+            return (.ok(.init(body: .json(.init(count: count)))), [type.identifier: count])
+        }
     }
 
     // MARK: - Helpers
@@ -192,6 +235,25 @@ struct HealthAPIService: APIProtocol {
     /// `HKQuery.predicateForSamples(withStart:end:)` when a request names either date, else no predicate.
     static func datePredicate(start: Date?, end: Date?) -> NSPredicate? {
         start == nil && end == nil ? nil : HKQuery.predicateForSamples(withStart: start, end: end)
+    }
+
+    /// A request's predicate as the engine's filter, or a 400 naming what is wrong with it.
+    static func filter(_ wire: Components.Schemas.Predicate, at pointer: String) throws -> SampleFilter {
+        do {
+            return try WirePredicate.filter(wire, at: pointer)
+        } catch let error as WireFieldError {
+            throw Problem(.badRequest, "invalid predicate", detail: "\(error.field): \(error.message)", code: .errorInvalidArgument, field: error.field)
+        }
+    }
+
+    /// What an operation threw, as the problem the app gets.
+    static func problem(_ error: any Error) -> any Error {
+        switch error {
+        case let error as HKError: Problem(error)
+        case let error as WireFieldError:
+            Problem(.badRequest, "invalid request", detail: "\(error.field): \(error.message)", code: .errorInvalidArgument, field: error.field)
+        default: error
+        }
     }
 
     static func unknownType(_ identifier: String, at pointer: String, kind: String = "type") -> Problem {

@@ -65,7 +65,7 @@ public struct HKQuantitySeriesSampleQueryDescriptor: HKAsyncSequenceQuery, @unch
         let descriptor = self
         return Results(live: LiveResults { continuation in
             let includeSample = descriptor.options.contains(.includeSample)
-            for entry in try HKQuantitySeriesSampleQuery.entries(type: descriptor.predicate.sampleType,
+            for entry in try await HKQuantitySeriesSampleQuery.entries(type: descriptor.predicate.sampleType,
                                                                  predicate: descriptor.predicate.nsPredicate,
                                                                  bySample: descriptor.options.contains(.orderByQuantitySampleStartDate),
                                                                  on: healthStore) {

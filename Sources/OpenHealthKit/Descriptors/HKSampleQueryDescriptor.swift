@@ -40,6 +40,6 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecke
         let plans = try predicates.map {
             try SampleQueryPlan(type: $0.sampleType, predicate: $0.nsPredicate, limit: limit ?? 0, order: order)
         }
-        return try SampleQueryPlan.run(plans, on: healthStore).compactMap { $0 as? Sample }
+        return try await SampleQueryPlan.run(plans, on: healthStore).compactMap { $0 as? Sample }
     }
 }

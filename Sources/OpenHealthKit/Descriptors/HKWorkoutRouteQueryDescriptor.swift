@@ -28,7 +28,7 @@ public struct HKWorkoutRouteQueryDescriptor: HKAsyncSequenceQuery, Sendable {
     public func results(for healthStore: HKHealthStore) -> Results {
         let route = workoutRoute
         return Results(live: LiveResults { continuation in
-            for location in try HKWorkoutRouteQuery.locations(of: route, in: nil, on: healthStore) {
+            for location in try await HKWorkoutRouteQuery.locations(of: route, in: nil, on: healthStore) {
                 guard !Task.isCancelled else { return }
                 continuation.yield(location)
             }

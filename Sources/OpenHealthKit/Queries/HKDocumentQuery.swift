@@ -52,7 +52,7 @@ extension HKDocumentQuery: ExecutableQuery {
         }
         let started = Task.detached { [self] in
             do {
-                var documents = try plan.get().run(on: store).compactMap { $0 as? HKCDADocumentSample }
+                var documents = try await plan.get().run(on: store).compactMap { $0 as? HKCDADocumentSample }
                 if !includeDocumentData { documents = documents.map { $0.withoutDocumentData() } }
                 guard !documents.isEmpty else {
                     guard !Task.isCancelled else { return }

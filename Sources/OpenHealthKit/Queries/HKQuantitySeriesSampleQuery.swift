@@ -70,12 +70,12 @@ open class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
     /// The quantities of the samples of `type` matching `predicate` that the store's app may see: a sample holding one
     /// quantity gives it, a series sample (`HKQuantitySeriesSampleBuilder`) each of its quantities. In order of their
     /// own start dates, or sample by sample when `bySample` (``orderByQuantitySampleStartDate``).
-    static func entries(type: HKSampleType, predicate: NSPredicate?, bySample: Bool = false, on store: HKHealthStore) throws -> [Entry] {
+    static func entries(type: HKSampleType, predicate: NSPredicate?, bySample: Bool = false, on store: HKHealthStore) async throws -> [Entry] {
         let plan = try SampleQueryPlan(type: type, predicate: predicate, limit: HKObjectQueryNoLimit,
                                        order: [SampleOrder(key: .startDate, ascending: true), SampleOrder(key: .endDate, ascending: true)])
         var entries: [Entry] = []
         var series = false
-        for case let sample as HKQuantitySample in try plan.run(on: store) {
+        for case let sample as HKQuantitySample in try await plan.run(on: store) {
             let parts = sample.count > 1 ? try store.sampleStore().seriesEntries(of: sample.uuid) : []
             guard !parts.isEmpty else {
                 entries.append(Entry(quantity: sample.quantity, interval: DateInterval(start: sample.startDate, end: sample.endDate),
@@ -105,7 +105,7 @@ extension HKQuantitySeriesSampleQuery: ExecutableQuery {
         let (includeSample, bySample) = options.withLock { ($0.includeSample, $0.orderBySample) }
         let started = Task.detached { [self] in
             do {
-                let entries = try Self.entries(type: type, predicate: predicate.value, bySample: bySample, on: store)
+                let entries = try await Self.entries(type: type, predicate: predicate.value, bySample: bySample, on: store)
                 guard !entries.isEmpty else {
                     guard !Task.isCancelled else { return }
                     return report(nil, last: true)

@@ -66,7 +66,7 @@ extension HKSampleQuery: ExecutableQuery {
         }
         let started = Task.detached { [self] in
             do {
-                let samples = try SampleQueryPlan.run(try plans.get(), on: store)
+                let samples = try await SampleQueryPlan.run(try plans.get(), on: store)
                 guard !Task.isCancelled else { return }
                 resultsHandler(self, samples, nil)
             } catch {

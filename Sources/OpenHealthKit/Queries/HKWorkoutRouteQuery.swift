@@ -44,8 +44,8 @@ open class HKWorkoutRouteQuery: HKQuery, @unchecked Sendable {
     }
 
     /// The route's locations, when the reader of `store` may see the route.
-    static func locations(of route: HKWorkoutRoute, in interval: DateInterval?, on store: HKHealthStore) throws -> [CLLocation] {
-        _ = try SampleQueryPlan.visibleSample(route.uuid, of: HKSeriesType.workoutRoute(), named: "route", on: store)
+    static func locations(of route: HKWorkoutRoute, in interval: DateInterval?, on store: HKHealthStore) async throws -> [CLLocation] {
+        _ = try await SampleQueryPlan.visibleSample(route.uuid, of: HKSeriesType.workoutRoute(), named: "route", on: store)
         return try store.sampleStore().routeLocations(of: route.uuid, in: interval)
     }
 }
@@ -55,7 +55,7 @@ extension HKWorkoutRouteQuery: ExecutableQuery {
         let route = self.route, interval = dateInterval
         let started = Task.detached { [self] in
             do {
-                let locations = try Self.locations(of: route, in: interval, on: store)
+                let locations = try await Self.locations(of: route, in: interval, on: store)
                 guard !locations.isEmpty else {
                     guard !Task.isCancelled else { return }
                     return handler(self, [], true, nil)

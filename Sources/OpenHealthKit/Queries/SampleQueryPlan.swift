@@ -20,16 +20,9 @@ struct SampleQueryPlan: Sendable {
         self.order = order.isEmpty ? [SampleOrder(key: .startDate, ascending: true)] : order
     }
 
-    func run(on store: HKHealthStore) throws -> [HKSample] {
-        let app = store.configuration.app.bundleIdentifier
-        guard order.allSatisfy(\.key.isColumn) else {
-            // A workout's duration and totals are not columns: sort the app's matching workouts here, then cut.
-            var samples = try store.sampleStore().samples(ofType: type, matching: filter, visibleTo: app)
-            samples.sort { Self.precedes($0, $1, by: order) }
-            if let limit, samples.count > limit { samples.removeLast(samples.count - limit) }
-            return samples
-        }
-        return try store.sampleStore().samples(ofType: type, matching: filter, visibleTo: app, order: order, limit: limit)
+    /// The samples the store's app may see, from the engine or the daemon behind it.
+    func run(on store: HKHealthStore) async throws -> [HKSample] {
+        try await store.backend().samples(of: type, matching: filter, order: order, limit: limit)
     }
 
     /// Whether `a` sorts before `b` by `keys` (equal on every key: neither). A workout without a total sorts
@@ -58,17 +51,18 @@ struct SampleQueryPlan: Sendable {
 
     /// Sample `uuid` of `type` as the reader of `store` sees it. One it may not read is `errorNoData`, exactly as one that
     /// is not stored, so a series query tells an app nothing it could not read (routes, heartbeats, voltages).
-    static func visibleSample(_ uuid: UUID, of type: HKSampleType, named name: String, on store: HKHealthStore) throws -> HKSample {
+    static func visibleSample(_ uuid: UUID, of type: HKSampleType, named name: String, on store: HKHealthStore) async throws -> HKSample {
         let plan = try SampleQueryPlan(type: type, predicate: HKQuery.predicateForObject(with: uuid), limit: 1, order: [])
-        guard let sample = try plan.run(on: store).first else { throw HKError(.errorNoData, "no \(name) \(uuid) is available to this app") }
+        guard let sample = try await plan.run(on: store).first else { throw HKError(.errorNoData, "no \(name) \(uuid) is available to this app") }
         return sample
     }
 
     /// Runs several plans (one per type) and merges their rows into one order, keeping the limit. Each plan's
     /// rows come sorted and limited by SQL.
-    static func run(_ plans: [SampleQueryPlan], on store: HKHealthStore) throws -> [HKSample] {
-        guard plans.count > 1 else { return try plans.first?.run(on: store) ?? [] }
-        var samples = try plans.flatMap { try $0.run(on: store) }
+    static func run(_ plans: [SampleQueryPlan], on store: HKHealthStore) async throws -> [HKSample] {
+        guard plans.count > 1 else { return try await plans.first?.run(on: store) ?? [] }
+        var samples: [HKSample] = []
+        for plan in plans { samples += try await plan.run(on: store) }
         let keys = plans[0].order
         samples.sort { precedes($0, $1, by: keys) }
         if let limit = plans[0].limit, samples.count > limit { samples.removeLast(samples.count - limit) }

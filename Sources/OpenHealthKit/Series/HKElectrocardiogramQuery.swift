@@ -39,8 +39,8 @@ open class HKElectrocardiogramQuery: HKQuery, @unchecked Sendable {
 
     /// The measurements, when the reader of `store` may see the electrocardiogram: each voltage at its time, from the
     /// sampling frequency.
-    static func measurements(of ecg: HKElectrocardiogram, on store: HKHealthStore) throws -> [HKElectrocardiogram.VoltageMeasurement] {
-        let stored = try SampleQueryPlan.visibleSample(ecg.uuid, of: HKObjectType.electrocardiogramType(), named: "electrocardiogram", on: store)
+    static func measurements(of ecg: HKElectrocardiogram, on store: HKHealthStore) async throws -> [HKElectrocardiogram.VoltageMeasurement] {
+        let stored = try await SampleQueryPlan.visibleSample(ecg.uuid, of: HKObjectType.electrocardiogramType(), named: "electrocardiogram", on: store)
             as? HKElectrocardiogram
         let hertz = stored?.samplingFrequency?.doubleValue(for: .hertz()) ?? 0
         return try store.sampleStore().voltages(of: ecg.uuid).enumerated().map { index, microvolts in
@@ -54,7 +54,7 @@ extension HKElectrocardiogramQuery: ExecutableQuery {
         let ecg = electrocardiogram
         let started = Task.detached { [self] in
             do {
-                for measurement in try Self.measurements(of: ecg, on: store) {
+                for measurement in try await Self.measurements(of: ecg, on: store) {
                     guard !Task.isCancelled else { return }
                     handler(self, .measurement(measurement))
                 }

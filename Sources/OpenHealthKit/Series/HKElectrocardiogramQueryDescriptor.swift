@@ -30,7 +30,7 @@ public struct HKElectrocardiogramQueryDescriptor: HKAsyncSequenceQuery, Sendable
     public func results(for healthStore: HKHealthStore) -> Results {
         let ecg = electrocardiogram
         return Results(live: LiveResults { continuation in
-            for measurement in try HKElectrocardiogramQuery.measurements(of: ecg, on: healthStore) {
+            for measurement in try await HKElectrocardiogramQuery.measurements(of: ecg, on: healthStore) {
                 guard !Task.isCancelled else { return }
                 continuation.yield(measurement)
             }

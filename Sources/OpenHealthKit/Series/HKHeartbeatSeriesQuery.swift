@@ -30,8 +30,8 @@ open class HKHeartbeatSeriesQuery: HKQuery, @unchecked Sendable {
     }
 
     /// The series' beats, when the reader of `store` may see the series.
-    static func beats(of series: HKHeartbeatSeriesSample, on store: HKHealthStore) throws -> [HeartbeatSeriesBeat] {
-        _ = try SampleQueryPlan.visibleSample(series.uuid, of: HKSeriesType.heartbeat(), named: "heartbeat series", on: store)
+    static func beats(of series: HKHeartbeatSeriesSample, on store: HKHealthStore) async throws -> [HeartbeatSeriesBeat] {
+        _ = try await SampleQueryPlan.visibleSample(series.uuid, of: HKSeriesType.heartbeat(), named: "heartbeat series", on: store)
         return try store.sampleStore().beats(of: series.uuid)
     }
 }
@@ -41,7 +41,7 @@ extension HKHeartbeatSeriesQuery: ExecutableQuery {
         let series = self.series
         let started = Task.detached { [self] in
             do {
-                let beats = try Self.beats(of: series, on: store)
+                let beats = try await Self.beats(of: series, on: store)
                 guard !beats.isEmpty else {
                     guard !Task.isCancelled else { return }
                     return handler(self, 0, false, true, nil)

@@ -36,7 +36,7 @@ public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, Sendable {
     public func results(for healthStore: HKHealthStore) -> Results {
         let series = sample
         return Results(live: LiveResults { continuation in
-            for beat in try HKHeartbeatSeriesQuery.beats(of: series, on: healthStore) {
+            for beat in try await HKHeartbeatSeriesQuery.beats(of: series, on: healthStore) {
                 guard !Task.isCancelled else { return }
                 continuation.yield(Heartbeat(timeIntervalSinceStart: beat.offset, precededByGap: beat.precededByGap))
             }

@@ -22,7 +22,8 @@ package import HealthStore
 open class HKHealthStore: NSObject, @unchecked Sendable {
     // @unchecked: every stored property is an immutable `let` of a Sendable value; subclasses (test doubles) keep
     // their own state safe.
-    /// Where the store lives, which app is asking, and who answers authorization requests.
+    /// Where the store lives, which app is asking, and who answers authorization requests — or, with ``server``, the
+    /// daemon that owns the person's store and the app's credential for it.
     public struct Configuration: Sendable {
         public var storeDirectory: URL
         public var app: AppManifest
@@ -30,6 +31,9 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         /// How statistics merge overlapping sources: `.exact` (Health Connect's sweep, the default) or
         /// `.appleGrid900` (HealthKit's observed 15-minute grid; experimental).
         public var statisticsMergeMode: HKStatisticsMergeMode
+        /// The daemon to call instead of opening `storeDirectory` (`health serve`): the app is then the one its token
+        /// names, and the person answers its authorization requests where the daemon asks them.
+        public var server: Server?
 
         public init(storeDirectory: URL, app: AppManifest, presenter: any HKAuthorizationPresenter,
                     statisticsMergeMode: HKStatisticsMergeMode = .exact) {
@@ -38,11 +42,32 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
             self.presenter = presenter
             self.statisticsMergeMode = statisticsMergeMode
         }
+
+        /// The store a daemon serves: every call goes to `server` as the app its token names. `app` is for the app's
+        /// own reference (its name); the daemon knows the app by its token.
+        public init(server: Server, app: AppManifest = AppManifest(bundleIdentifier: "", name: "")) {
+            self.init(storeDirectory: URL(fileURLWithPath: "/nonexistent"), app: app, presenter: ScriptedPresenter(.denyAll))
+            self.server = server
+        }
+    }
+
+    /// A daemon serving the person's store (`health serve`), and the app's credential for it.
+    public struct Server: Sendable, Hashable {
+        /// The daemon's Unix socket (an absolute path, as `health serve` prints it) or its URL (`http://127.0.0.1:8765`,
+        /// `https://…`).
+        public var address: String
+        /// The bearer token the app received once the person approved it.
+        public var token: String
+
+        public init(address: String, token: String) {
+            self.address = address
+            self.token = token
+        }
     }
 
     public let configuration: Configuration
     /// The opened store, or why it could not be opened (every call then fails with that error).
-    private let opened: Result<SampleStore, HKError>
+    private let opened: Result<any HealthBackend, HKError>
 
     /// Opens the store described by `configuration`. Opening failures surface as
     /// `HKError(.errorDatabaseInaccessible)` from each call, since HealthKit's initializer cannot throw.
@@ -66,7 +91,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// registered here: the daemon registers an app when the person approves it.
     package init(configuration: Configuration, database: HealthDatabase) {
         self.configuration = configuration
-        opened = .success(SampleStore(database: database))
+        opened = .success(EmbeddedBackend(samples: SampleStore(database: database), app: configuration.app, presenter: configuration.presenter))
         super.init()
         PreferenceChanges.register(self)
     }
@@ -80,9 +105,9 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         case .success(let configuration):
             self.configuration = configuration
             opened = Self.open(configuration, registering: true)
-            if case .success(let samples) = opened, let person = configuration.presenter as? ScriptedPresenter,
+            if case .success(let backend as EmbeddedBackend) = opened, let person = configuration.presenter as? ScriptedPresenter,
                let guest = person.script.guestMode {
-                try? samples.authorization.setGuestMode(guest)
+                try? backend.samples.authorization.setGuestMode(guest)
             }
         case .failure(let error):
             configuration = Configuration(storeDirectory: URL(fileURLWithPath: "/nonexistent"),
@@ -93,11 +118,12 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         PreferenceChanges.register(self)
     }
 
-    private static func open(_ configuration: Configuration, registering: Bool) -> Result<SampleStore, HKError> {
+    private static func open(_ configuration: Configuration, registering: Bool) -> Result<any HealthBackend, HKError> {
+        if let server = configuration.server { return .success(RemoteBackend(server: server)) }
         do {
             let samples = SampleStore(database: try HealthDatabase(directory: configuration.storeDirectory))
             if registering { try samples.authorization.register(configuration.app) }
-            return .success(samples)
+            return .success(EmbeddedBackend(samples: samples, app: configuration.app, presenter: configuration.presenter))
         } catch let error as HKError {
             return .failure(error)
         } catch {
@@ -105,19 +131,33 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         }
     }
 
+    /// What this store's calls go to: the engine in this process or the daemon.
+    package func backend() throws -> any HealthBackend {
+        try opened.get()
+    }
+
+    /// The engine, for the calls only an embedded store answers yet; through a daemon they fail, saying so.
+    private func embedded() throws -> EmbeddedBackend {
+        guard let embedded = try opened.get() as? EmbeddedBackend else {
+            throw HKError(.errorHealthDataUnavailable, "this call does not go through the health daemon yet (OPENHEALTHKIT_SERVER): "
+                + "authorization, saving, deleting and sample queries do; the rest works on a store opened in this process")
+        }
+        return embedded
+    }
+
     /// The authorization database of the opened store.
     package func service() throws -> AuthorizationService {
-        try opened.get().authorization
+        try embedded().samples.authorization
     }
 
     /// The samples of the opened store.
     package func sampleStore() throws -> SampleStore {
-        try opened.get()
+        try embedded().samples
     }
 
     /// The characteristics of the opened store.
     package func characteristicStore() throws -> CharacteristicStore {
-        CharacteristicStore(database: try opened.get().database)
+        CharacteristicStore(database: try embedded().samples.database)
     }
 
     /// Whether health data is available: always, on this platform.
@@ -131,15 +171,14 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// The app's permission to save objects of `type`. Read permission is never revealed, as in HealthKit.
     /// A store that cannot be opened reports `.notDetermined`.
     open func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
-        (try? service().shareStatus(app: configuration.app.bundleIdentifier, type: type.identifier)) ?? .notDetermined
+        (try? backend().authorizationStatus(for: type)) ?? .notDetermined
     }
 
     /// Asks the person for access to the types not decided yet, through the configured presenter.
     /// Completes at once without asking when every type is already decided, or in guest mode.
     open func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
         try await viaCompletion("requestAuthorization", work: {
-            try await self.service().requestAuthorization(
-                app: self.configuration.app, share: typesToShare, read: typesToRead, presenter: self.configuration.presenter)
+            try await self.backend().requestAuthorization(toShare: typesToShare, read: typesToRead)
         }) { self.requestAuthorization(toShare: typesToShare, read: typesToRead, completion: $0) }
     }
 
@@ -149,8 +188,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
         answer("requestAuthorization", completion, work: {
-            try await self.service().requestAuthorization(
-                app: self.configuration.app, share: typesToShare ?? [], read: typesToRead ?? [], presenter: self.configuration.presenter)
+            try await self.backend().requestAuthorization(toShare: typesToShare ?? [], read: typesToRead ?? [])
         }, viaAsync: { try await self.requestAuthorization(toShare: typesToShare ?? [], read: typesToRead ?? []) })
     }
 
@@ -160,8 +198,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         -> HKAuthorizationRequestStatus
     {
         try await viaCompletion("requestStatus", work: {
-            try self.service().requestStatus(app: self.configuration.app.bundleIdentifier,
-                                             share: Set(typesToShare.map(\.identifier)), read: Set(typesToRead.map(\.identifier)))
+            try await self.backend().requestStatus(toShare: typesToShare, read: typesToRead)
         }) { self.getRequestStatusForAuthorization(toShare: typesToShare, read: typesToRead, completion: $0) }
     }
 
@@ -171,8 +208,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void
     ) {
         answer("requestStatus", completion, failure: .unknown, work: {
-            try self.service().requestStatus(app: self.configuration.app.bundleIdentifier,
-                                             share: Set(typesToShare.map(\.identifier)), read: Set(typesToRead.map(\.identifier)))
+            try await self.backend().requestStatus(toShare: typesToShare, read: typesToRead)
         }, viaAsync: { try await self.statusForAuthorizationRequest(toShare: typesToShare, read: typesToRead) })
     }
 
@@ -191,7 +227,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// Saves an object. Fails with `errorAuthorizationNotDetermined` or `errorAuthorizationDenied` when the
     /// app may not share its type, and `errorNotPermissibleForGuestUserMode` in guest mode.
     open func save(_ object: HKObject) async throws {
-        try await viaCompletion("saveOne", work: { try self.sampleStore().save([object], app: self.configuration.app) }) {
+        try await viaCompletion("saveOne", work: { try await self.backend().save([object]) }) {
             self.save(object, withCompletion: $0)
         }
     }
@@ -199,27 +235,27 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// Saves objects atomically: all of them, or none when any is refused.
     open func save(_ objects: [HKObject]) async throws {
         let batch = SendableBox(objects)
-        try await viaCompletion("saveMany", work: { try self.sampleStore().save(batch.value, app: self.configuration.app) }) {
+        try await viaCompletion("saveMany", work: { try await self.backend().save(batch.value) }) {
             self.save(batch.value, withCompletion: $0)
         }
     }
 
     /// Completion-handler form of ``save(_:)-(HKObject)``; the handler runs off the caller's thread.
     open func save(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        answer("saveOne", completion, work: { try self.sampleStore().save([object], app: self.configuration.app) },
+        answer("saveOne", completion, work: { try await self.backend().save([object]) },
                viaAsync: { try await self.save(object) })
     }
 
     /// Completion-handler form of ``save(_:)-([HKObject])``; the handler runs off the caller's thread.
     open func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let batch = SendableBox(objects)
-        answer("saveMany", completion, work: { try self.sampleStore().save(batch.value, app: self.configuration.app) },
+        answer("saveMany", completion, work: { try await self.backend().save(batch.value) },
                viaAsync: { try await self.save(batch.value) })
     }
 
     /// Deletes an object the app saved. Deleting another source's object fails with `errorAuthorizationDenied`.
     open func delete(_ object: HKObject) async throws {
-        try await viaCompletion("deleteOne", work: { try self.sampleStore().delete([object], app: self.configuration.app) }) {
+        try await viaCompletion("deleteOne", work: { try await self.backend().delete([object]) }) {
             self.delete(object, withCompletion: $0)
         }
     }
@@ -227,21 +263,21 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// Deletes objects the app saved, atomically.
     open func delete(_ objects: [HKObject]) async throws {
         let batch = SendableBox(objects)
-        try await viaCompletion("deleteMany", work: { try self.sampleStore().delete(batch.value, app: self.configuration.app) }) {
+        try await viaCompletion("deleteMany", work: { try await self.backend().delete(batch.value) }) {
             self.delete(batch.value, withCompletion: $0)
         }
     }
 
     /// Completion-handler form of ``delete(_:)-(HKObject)``; the handler runs off the caller's thread.
     open func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        answer("deleteOne", completion, work: { try self.sampleStore().delete([object], app: self.configuration.app) },
+        answer("deleteOne", completion, work: { try await self.backend().delete([object]) },
                viaAsync: { try await self.delete(object) })
     }
 
     /// Completion-handler form of ``delete(_:)-([HKObject])``; the handler runs off the caller's thread.
     open func delete(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let batch = SendableBox(objects)
-        answer("deleteMany", completion, work: { try self.sampleStore().delete(batch.value, app: self.configuration.app) },
+        answer("deleteMany", completion, work: { try await self.backend().delete(batch.value) },
                viaAsync: { try await self.delete(batch.value) })
     }
 
@@ -251,7 +287,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     open func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
         let boxed = SendableBox(predicate)
         return try await viaCompletion("deleteObjects", work: {
-            try self.sampleStore().deleteObjects(ofType: objectType, matching: try SampleFilter(boxed.value), app: self.configuration.app)
+            try await self.backend().deleteObjects(of: objectType, matching: try SampleFilter(boxed.value))
         }) { (done: @escaping @Sendable (Int, (any Error)?) -> Void) in
             self.deleteObjects(of: objectType, predicate: predicate) { _, count, error in done(count, error) }
         }
@@ -264,7 +300,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     ) {
         let predicate = SendableBox(predicate)
         answer("deleteObjects", { count, error in completion(error == nil, count, error) }, failure: 0, work: {
-            try self.sampleStore().deleteObjects(ofType: objectType, matching: try SampleFilter(predicate.value), app: self.configuration.app)
+            try await self.backend().deleteObjects(of: objectType, matching: try SampleFilter(predicate.value))
         }, viaAsync: { try await self.deleteObjects(of: objectType, predicate: predicate.value) })
     }
 

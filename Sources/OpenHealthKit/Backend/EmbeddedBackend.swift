@@ -1,0 +1,58 @@
+import Foundation
+package import HealthStore
+
+/// The engine in this process: the person's SQLite store, opened by the app itself (tests, scripts, the CLI on the
+/// person's own store) or by the daemon for each app it serves.
+package struct EmbeddedBackend: HealthBackend {
+    package let samples: SampleStore
+    package let app: AppManifest
+    package let presenter: any HKAuthorizationPresenter
+
+    package init(samples: SampleStore, app: AppManifest, presenter: any HKAuthorizationPresenter) {
+        self.samples = samples
+        self.app = app
+        self.presenter = presenter
+    }
+
+    package func authorizationStatus(for type: HKObjectType) throws -> HKAuthorizationStatus {
+        try samples.authorization.shareStatus(app: app.bundleIdentifier, type: type.identifier)
+    }
+
+    package func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
+        try await samples.authorization.requestAuthorization(app: app, share: typesToShare, read: typesToRead, presenter: presenter)
+    }
+
+    package func requestStatus(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws
+        -> HKAuthorizationRequestStatus
+    {
+        try samples.authorization.requestStatus(app: app.bundleIdentifier, share: Set(typesToShare.map(\.identifier)),
+                                                read: Set(typesToRead.map(\.identifier)))
+    }
+
+    package func save(_ objects: [HKObject]) async throws {
+        try samples.save(objects, app: app)
+    }
+
+    package func delete(_ objects: [HKObject]) async throws {
+        try samples.delete(objects, app: app)
+    }
+
+    package func deleteObjects(of type: HKObjectType, matching filter: SampleFilter) async throws -> Int {
+        try samples.deleteObjects(ofType: type, matching: filter, app: app)
+    }
+
+    package func samples(of type: HKSampleType, matching filter: SampleFilter?, order: [SampleOrder], limit: Int?) async throws -> [HKSample] {
+        let order = order.isEmpty ? [SampleOrder(key: .startDate, ascending: true)] : order
+        if let key = order.first(where: { !$0.key.isColumn }), type != HKObjectType.workoutType() {
+            throw HKError.invalidArgument("only workouts can be sorted by \(key.key); \(type.identifier) samples by start or end date")
+        }
+        guard order.allSatisfy(\.key.isColumn) else {
+            // A workout's duration and totals are not columns: sort the app's matching workouts here, then cut.
+            var found = try samples.samples(ofType: type, matching: filter, visibleTo: app.bundleIdentifier)
+            found.sort { SampleQueryPlan.precedes($0, $1, by: order) }
+            if let limit, found.count > limit { found.removeLast(found.count - limit) }
+            return found
+        }
+        return try samples.samples(ofType: type, matching: filter, visibleTo: app.bundleIdentifier, order: order, limit: limit)
+    }
+}

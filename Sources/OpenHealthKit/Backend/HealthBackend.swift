@@ -1,0 +1,24 @@
+import Foundation
+package import HealthStore
+
+/// What an ``HKHealthStore`` asks of the store behind it, for one app: the embedded engine in this process
+/// (``EmbeddedBackend``) or the daemon that owns the person's store (``RemoteBackend``, `health serve`). The facade
+/// turns HealthKit's calls into these and both answer alike, so an app cannot tell them apart but by speed.
+package protocol HealthBackend: Sendable {
+    /// The app's permission to save objects of `type`. Synchronous, as HealthKit's `authorizationStatus(for:)` is.
+    func authorizationStatus(for type: HKObjectType) throws -> HKAuthorizationStatus
+    /// Asks the person about the types not decided yet, and waits for the answer.
+    func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws
+    /// Whether requesting these types would show the person anything.
+    func requestStatus(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws
+        -> HKAuthorizationRequestStatus
+    /// Saves objects, all or none.
+    func save(_ objects: [HKObject]) async throws
+    /// Deletes objects the app saved, all or none.
+    func delete(_ objects: [HKObject]) async throws
+    /// Deletes the app's own objects of `type` that match `filter`; returns how many.
+    func deleteObjects(of type: HKObjectType, matching filter: SampleFilter) async throws -> Int
+    /// The samples of `type` the app may see that match `filter`, in `order` (start date ascending when empty), at
+    /// most `limit` (nil: all).
+    func samples(of type: HKSampleType, matching filter: SampleFilter?, order: [SampleOrder], limit: Int?) async throws -> [HKSample]
+}

@@ -1,0 +1,206 @@
+import AsyncHTTPClient
+import Foundation
+import HealthAPI
+package import HealthStore
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+
+/// The daemon that owns the person's store (`health serve`), reached over HTTP with the app's bearer token: the
+/// generated API client (`HealthAPI`) on AsyncHTTPClient, over the daemon's Unix socket or TCP. Every refusal comes
+/// back as the `HKError` the embedded store would throw, from the problem document's HealthKit code.
+package struct RemoteBackend: HealthBackend {
+    package let server: HKHealthStore.Server
+    private let client: Client
+    /// The client for authorization requests, which wait while the person decides (up to the daemon's 300 s).
+    private let waitingClient: Client
+    private let baseURL: String
+
+    package init(server: HKHealthStore.Server) {
+        self.server = server
+        baseURL = server.address.hasPrefix("/")
+            ? "http+unix://" + (server.address.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? server.address)
+            : server.address.hasSuffix("/") ? String(server.address.dropLast()) : server.address
+        client = Self.client(baseURL, server, timeout: .seconds(60))
+        waitingClient = Self.client(baseURL, server, timeout: .seconds(330))
+    }
+
+    private static func client(_ baseURL: String, _ server: HKHealthStore.Server, timeout: TimeAmount) -> Client {
+        Client(serverURL: URL(string: baseURL) ?? URL(fileURLWithPath: "/"), configuration: .init(dateTranscoder: ExactDateTranscoder()),
+               transport: AsyncHTTPClientTransport(configuration: .init(client: .shared, timeout: timeout)),
+               middlewares: [Credential(token: server.token), Refusals(address: server.address)])
+    }
+
+    /// A Unix socket that is not there fails at once (AsyncHTTPClient would retry it until the call's timeout).
+    private func checkReachable() throws {
+        if server.address.hasPrefix("/"), !FileManager.default.fileExists(atPath: server.address) {
+            throw Refusals.unreachable(server.address, "no socket at that path: is `health serve` running?")
+        }
+    }
+
+    // MARK: - Authorization
+
+    /// Asked synchronously, as HealthKit's `authorizationStatus(for:)` is: the request runs on AsyncHTTPClient's event
+    /// loops and this thread waits for it (never on Swift's cooperative pool, which a blocked caller could starve).
+    package func authorizationStatus(for type: HKObjectType) throws -> HKAuthorizationStatus {
+        let body = try JSONEncoder().encode(Components.Schemas.TypeList(types: [type.identifier]))
+        var headers = HTTPHeaders([("content-type", "application/json"), ("accept", "application/json, application/problem+json")])
+        headers.add(name: "authorization", value: "Bearer \(server.token)")
+        let response: HTTPClient.Response
+        try checkReachable()
+        do {
+            let request = try HTTPClient.Request(url: baseURL + "/v1/authorization/status", method: .POST, headers: headers, body: .data(body))
+            response = try HTTPClient.shared.execute(request: request, deadline: .now() + .seconds(30)).wait()
+        } catch {
+            throw Refusals.unreachable(server.address, error)
+        }
+        let data = Data(response.body?.readableBytesView ?? ByteBuffer().readableBytesView)
+        guard response.status == .ok else { throw Refusals.error(status: Int(response.status.code), body: data, address: server.address) }
+        guard let answer = try? JSONDecoder().decode(Components.Schemas.AuthorizationStatuses.self, from: data),
+              let status = answer.statuses.first else {
+            throw HKError(.errorDatabaseInaccessible, "the health daemon at \(server.address) answered the authorization status with something else")
+        }
+        return switch status {
+        case .notDetermined: .notDetermined
+        case .sharingDenied: .sharingDenied
+        case .sharingAuthorized: .sharingAuthorized
+        }
+    }
+
+    package func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
+        let request = Components.Schemas.AuthorizationRequest(share: typesToShare.map(\.identifier).sorted(),
+                                                              read: typesToRead.map(\.identifier).sorted())
+        _ = try await call { try await waitingClient.requestAuthorization(body: .json(request)).noContent }
+    }
+
+    package func requestStatus(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws
+        -> HKAuthorizationRequestStatus
+    {
+        let request = Components.Schemas.TypeRequest(share: typesToShare.map(\.identifier).sorted(), read: typesToRead.map(\.identifier).sorted())
+        let answer = try await call { try await client.authorizationRequestStatus(body: .json(request)).ok.body.json }
+        return switch answer.status {
+        case .shouldRequest: .shouldRequest
+        case .unnecessary: .unnecessary
+        }
+    }
+
+    // MARK: - Saving and deleting
+
+    package func save(_ objects: [HKObject]) async throws {
+        let samples = try objects.map { object in
+            guard let sample = object as? HKSample, WireSample.canCarry(sample) else {
+                throw HKError.invalidArgument("\(type(of: object)) objects cannot be saved through the health daemon yet (quantity and category samples can)")
+            }
+            return WireSample.wire(sample)
+        }
+        _ = try await call { try await client.saveObjects(body: .json(.init(samples: samples))).noContent }
+    }
+
+    package func delete(_ objects: [HKObject]) async throws {
+        let references = objects.map { object in
+            Components.Schemas.ObjectReference(uuid: object.uuid.uuidString, _type: (object as? HKSample)?.sampleType.identifier ?? "")
+        }
+        _ = try await call { try await client.deleteObjects(body: .json(.init(objects: references))).noContent }
+    }
+
+    package func deleteObjects(of type: HKObjectType, matching filter: SampleFilter) async throws -> Int {
+        let request = Components.Schemas.DeleteMatching(_type: type.identifier, predicate: try WirePredicate.wire(filter))
+        return try await call { try await client.deleteMatchingObjects(body: .json(request)).ok.body.json.count }
+    }
+
+    // MARK: - Queries
+
+    package func samples(of type: HKSampleType, matching filter: SampleFilter?, order: [SampleOrder], limit: Int?) async throws -> [HKSample] {
+        let query = Components.Schemas.SampleQuery(
+            _type: type.identifier, limit: limit ?? 0, predicate: try filter.map(WirePredicate.wire),
+            sort: order.isEmpty ? nil : order.map { .init(key: .init(rawValue: $0.key.rawValue) ?? .startDate, ascending: $0.ascending) })
+        let list = try await call { try await client.querySamples(body: .json(query)).ok.body.json }
+        do {
+            return try list.samples.enumerated().map { try WireSample.stored($1, at: "/samples/\($0)") }
+        } catch let error as WireFieldError {
+            throw HKError(.errorDatabaseInaccessible, "the health daemon at \(server.address) sent a sample this version cannot read (\(error.field): \(error.message))")
+        }
+    }
+
+    // MARK: - Calls
+
+    /// Runs one generated-client call, turning what the transport and the middlewares throw into `HKError`.
+    private func call<T>(_ work: () async throws -> T) async throws -> T {
+        try checkReachable()
+        do {
+            return try await work()
+        } catch let error as ClientError {
+            if let refusal = error.underlyingError as? HKError { throw refusal }
+            // A documented answer the call did not expect (`.ok` on a 204, say) is the daemon's mistake, not the app's.
+            if error.response != nil {
+                throw HKError(.errorDatabaseInaccessible, "the health daemon at \(server.address) gave an answer this version cannot read: \(error.underlyingError)")
+            }
+            throw Refusals.unreachable(server.address, error.underlyingError)
+        } catch let error as HKError {
+            throw error
+        } catch {
+            throw HKError(.errorDatabaseInaccessible, "the health daemon at \(server.address) gave an answer this version cannot read: \(error)")
+        }
+    }
+}
+
+extension RemoteBackend {
+    /// The app's credential on every request (RFC 6750 §2.1).
+    private struct Credential: ClientMiddleware {
+        let token: String
+
+        func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+                       next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+            var request = request
+            request.headerFields[.authorization] = "Bearer \(token)"
+            return try await next(request, body, baseURL)
+        }
+    }
+
+    /// Turns every answer that is not a success into the `HKError` its problem document names, so the app sees what an
+    /// embedded store would have thrown; the quota's 429 and an unknown credential's 401, which an embedded store
+    /// cannot answer, become errors that say what happened.
+    private struct Refusals: ClientMiddleware {
+        let address: String
+
+        func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+                       next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+            let (response, responseBody) = try await next(request, body, baseURL)
+            guard response.status.kind != .successful else { return (response, responseBody) }
+            var data = Data()
+            if let responseBody { data = try await Data(collecting: responseBody, upTo: 1 << 20) }
+            var error = Self.error(status: response.status.code, body: data, address: address)
+            if response.status.code == 429, let seconds = response.headerFields[.retryAfter] {
+                error = HKError(.errorDatabaseInaccessible,
+                                "the health daemon's request quota for this app is used up; try again in \(seconds) s")
+            }
+            throw error
+        }
+
+        /// The error a refusal with this status and problem document stands for.
+        static func error(status: Int, body: Data, address: String) -> HKError {
+            let problem = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
+            let message = (problem["detail"] as? String) ?? (problem["title"] as? String) ?? "HTTP status \(status)"
+            if status == 401 {
+                return HKError(.errorAuthorizationDenied, """
+                    the health daemon at \(address) does not accept this app's credential (OPENHEALTHKIT_TOKEN): it was revoked, \
+                    or never issued
+                    """)
+            }
+            if status == 429 {
+                return HKError(.errorDatabaseInaccessible, "the health daemon's request quota for this app is used up; try again later")
+            }
+            if let raw = problem["code"] as? Int, let code = HKError.Code(rawValue: raw) {
+                return HKError(code, message)
+            }
+            return HKError(status >= 500 ? .errorDatabaseInaccessible : .errorInvalidArgument, "the health daemon at \(address) refused: \(message)")
+        }
+
+        /// The error for a daemon that could not be reached at all.
+        static func unreachable(_ address: String, _ error: Any) -> HKError {
+            HKError(.errorDatabaseInaccessible, "cannot reach the health daemon at \(address) (OPENHEALTHKIT_SERVER): \(error)")
+        }
+    }
+}

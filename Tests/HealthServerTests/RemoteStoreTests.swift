@@ -1,0 +1,255 @@
+import Foundation
+import HealthAPI
+import OpenHealthKit
+import Testing
+
+private let steps = HKQuantityType(.stepCount)
+private let heartRate = HKQuantityType(.heartRate)
+private let sleep = HKCategoryType(.sleepAnalysis)
+private let base = Date(timeIntervalSinceReferenceDate: 800_000_000)
+private let bpm = HKUnit(from: "count/min")
+
+private func stepSample(_ count: Double, at minute: Int, metadata: [String: Any]? = nil, device: HKDevice? = nil) -> HKQuantitySample {
+    HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: count), start: base.addingTimeInterval(Double(minute) * 60),
+                     end: base.addingTimeInterval(Double(minute) * 60 + 30), device: device, metadata: metadata)
+}
+
+private func query(_ store: HKHealthStore, _ type: HKSampleType, _ predicate: NSPredicate? = nil,
+                   sort: [SortDescriptor<HKSample>] = [SortDescriptor(\.startDate)], limit: Int? = nil) async throws -> [HKSample] {
+    try await HKSampleQueryDescriptor(predicates: [.sample(type: type, predicate: predicate)], sortDescriptors: sort, limit: limit).result(for: store)
+}
+
+/// The app-facing behaviour of `HKHealthStore` — authorization, saving, deleting, sample queries with their predicates,
+/// the privacy rule — run on both backends with the same expectations: an embedded store, and the daemon reached over
+/// its Unix socket with a bearer token (`OPENHEALTHKIT_SERVER`).
+@Suite("HKHealthStore on both backends")
+struct RemoteStoreTests {
+    @Test(arguments: Backend.allCases)
+    func aSavedSampleComesBackEqualWithItsDeviceMetadataAndSource(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let store = try await session.app(.steps, answering: .allowAll)
+            try await store.requestAuthorization(toShare: [steps, sleep], read: [steps, sleep])
+            let device = HKDevice(name: "Watch", manufacturer: "Acme", model: "W2", hardwareVersion: "2", firmwareVersion: nil,
+                                  softwareVersion: "9.1", localIdentifier: nil, udiDeviceIdentifier: nil)
+            let when = Date(timeIntervalSinceReferenceDate: 700_000_000.123456)
+            let sample = stepSample(1234.5, at: 0, metadata: [
+                HKMetadataKeyWasUserEntered: true, "note": "walk ✓", "when": when, "laps": 3, "pace": 1.5,
+                "temperature": HKQuantity(unit: .degreeFahrenheit(), doubleValue: 71.6),
+            ], device: device)
+            let night = HKCategorySample(type: sleep, value: HKCategoryValueSleepAnalysis.asleepREM.rawValue,
+                                         start: base.addingTimeInterval(0.000_1), end: base.addingTimeInterval(3_600.25))
+            try await store.save([sample, night])
+
+            let saved = try #require(try await query(store, steps).first as? HKQuantitySample)
+            #expect(saved.uuid == sample.uuid)
+            #expect(saved is HKCumulativeQuantitySample)
+            #expect(saved.startDate == sample.startDate && saved.endDate == sample.endDate)
+            #expect(saved.quantity == sample.quantity && saved.count == 1)
+            #expect(saved.device == device)
+            #expect(saved.metadata?["note"] as? String == "walk ✓")
+            #expect(saved.metadata?["when"] as? Date == when)
+            #expect(saved.metadata?["laps"] as? Int == 3)
+            #expect(saved.metadata?["pace"] as? Double == 1.5)
+            #expect(saved.metadata?[HKMetadataKeyWasUserEntered] as? Bool == true)
+            #expect((saved.metadata?["temperature"] as? HKQuantity)?.doubleValue(for: .degreeFahrenheit()) == 71.6)
+            #expect(saved.sourceRevision.source.bundleIdentifier == "com.example.steps")
+            #expect(saved.sourceRevision.source.name == "Steps")
+            #expect(saved.sourceRevision.version == "1.0")
+            #expect(saved.sourceRevision.productType?.isEmpty == false)
+
+            let rem = try #require(try await query(store, sleep).first as? HKCategorySample)
+            #expect(rem.uuid == night.uuid && rem.value == night.value)
+            #expect(rem.startDate == night.startDate && rem.endDate == night.endDate)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func predicatesSortsAndLimitsSelectTheSameSamples(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let store = try await session.app(.steps, answering: .allowAll)
+            try await store.requestAuthorization(toShare: [steps, heartRate], read: [steps, heartRate])
+            let watch = HKDevice(name: "Watch", manufacturer: "Acme", model: nil, hardwareVersion: nil, firmwareVersion: nil,
+                                 softwareVersion: nil, localIdentifier: nil, udiDeviceIdentifier: nil)
+            let samples = (0..<10).map { i in stepSample(Double(100 + i), at: i * 10, metadata: ["lap": i], device: i.isMultiple(of: 2) ? watch : nil) }
+            try await store.save(samples)
+            let pulse = HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 61), start: base, end: base)
+            try await store.save(pulse)
+            let uuids = { (found: [HKSample]) in found.map(\.uuid) }
+
+            // A date range (strict start), a metadata comparison, a device, and compounds of them.
+            let range = HKQuery.predicateForSamples(withStart: base.addingTimeInterval(1_200), end: base.addingTimeInterval(4_200), options: .strictStartDate)
+            #expect(uuids(try await query(store, steps, range)) == samples[2...6].map(\.uuid))
+            let late = HKQuery.predicateForObjects(withMetadataKey: "lap", operatorType: .greaterThanOrEqualTo, value: 7)
+            #expect(uuids(try await query(store, steps, late)) == samples[7...9].map(\.uuid))
+            // 1 and 0 stay numbers on the way (a JSON container could have taken them for booleans).
+            let early = HKQuery.predicateForObjects(withMetadataKey: "lap", operatorType: .lessThanOrEqualTo, value: 1)
+            #expect(uuids(try await query(store, steps, early)) == samples[0...1].map(\.uuid))
+            let fromWatch = HKQuery.predicateForObjects(from: [watch])
+            let notLate = NSCompoundPredicate(notPredicateWithSubpredicate: late)
+            #expect(uuids(try await query(store, steps, NSCompoundPredicate(andPredicateWithSubpredicates: [fromWatch, notLate])))
+                    == [0, 2, 4, 6].map { samples[$0].uuid })
+            let source = HKQuery.predicateForObjects(from: [try #require(try await query(store, steps).first).sourceRevision.source])
+            #expect(try await query(store, steps, source).count == 10)
+            let quantity = HKQuery.predicateForQuantitySamples(with: .lessThan, quantity: HKQuantity(unit: .count(), doubleValue: 103))
+            #expect(uuids(try await query(store, steps, quantity)) == samples[0...2].map(\.uuid))
+            #expect(uuids(try await query(store, steps, HKQuery.predicateForObject(with: samples[5].uuid))) == [samples[5].uuid])
+
+            // Newest first, the first three; by end date; several types in one query.
+            #expect(uuids(try await query(store, steps, sort: [SortDescriptor(\.startDate, order: .reverse)], limit: 3))
+                    == samples[7...9].reversed().map(\.uuid))
+            #expect(uuids(try await query(store, steps, sort: [SortDescriptor(\.endDate, order: .reverse)])) == samples.reversed().map(\.uuid))
+            let both = try await HKSampleQueryDescriptor(
+                predicates: [.quantitySample(type: steps, predicate: late), .quantitySample(type: heartRate)],
+                sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store)
+            #expect(both.map(\.uuid) == [pulse.uuid] + samples[7...9].map(\.uuid))
+
+            // The completion-handler query takes the same path.
+            let handled = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[HKSample], any Error>) in
+                store.execute(HKSampleQuery(sampleType: steps, predicate: range, limit: 2,
+                                            sortDescriptors: [NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: false)]) { _, found, error in
+                    if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: found ?? []) }
+                })
+            }
+            #expect(uuids(handled) == [samples[6].uuid, samples[5].uuid])
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func anAppSeesOtherAppsSamplesOnlyOfTheTypesItMayRead(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let other = try await session.app(.other, answering: .allowAll)
+            try await other.requestAuthorization(toShare: [steps, heartRate], read: [])
+            let othersSteps = stepSample(500, at: 1)
+            try await other.save([othersSteps, HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 80), start: base, end: base)])
+
+            let app = try await session.app(.steps, answering: .init(default: .allow, read: [heartRate.identifier: .deny]))
+            try await app.requestAuthorization(toShare: [steps, heartRate], read: [steps, heartRate])
+            let own = HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 70), start: base, end: base)
+            try await app.save(own)
+            #expect(try await query(app, steps).map(\.uuid) == [othersSteps.uuid])
+            // Heart rate it may not read: only its own, as if nobody else had any.
+            #expect(try await query(app, heartRate).map(\.uuid) == [own.uuid])
+            // Deleting by predicate removes its own only, and says how many.
+            #expect(try await app.deleteObjects(of: heartRate, predicate: HKQuery.predicateForSamples(withStart: nil, end: nil)) == 1)
+            #expect(try await query(other, heartRate).count == 1)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func statusesFollowThePersonsAnswer(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let store = try await session.app(.steps, answering: .init(default: .allow, share: [heartRate.identifier: .deny]))
+            #expect(store.authorizationStatus(for: steps) == .notDetermined)
+            #expect(try await store.statusForAuthorizationRequest(toShare: [steps], read: [heartRate]) == .shouldRequest)
+            try await store.requestAuthorization(toShare: [steps, heartRate], read: [heartRate])
+            #expect(store.authorizationStatus(for: steps) == .sharingAuthorized)
+            #expect(store.authorizationStatus(for: heartRate) == .sharingDenied)
+            #expect(store.authorizationStatus(for: sleep) == .notDetermined)
+            #expect(try await store.statusForAuthorizationRequest(toShare: [steps], read: [heartRate]) == .unnecessary)
+            #expect(try await store.statusForAuthorizationRequest(toShare: [sleep], read: []) == .shouldRequest)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func refusedSavesFailWithHealthKitsCodesAndABatchIsAllOrNothing(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let store = try await session.app(.steps, answering: .init(default: .allow, share: [heartRate.identifier: .deny]))
+            await #expect(throws: HKError(.errorAuthorizationNotDetermined)) { try await store.save(stepSample(1, at: 0)) }
+            try await store.requestAuthorization(toShare: [steps, heartRate], read: [steps])
+            let refused = HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 60), start: base, end: base)
+            await #expect(throws: HKError(.errorAuthorizationDenied)) { try await store.save([stepSample(1, at: 0), refused]) }
+            #expect(try await query(store, steps).isEmpty)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func anAppDeletesItsOwnObjectsOnly(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let other = try await session.app(.other, answering: .allowAll)
+            try await other.requestAuthorization(toShare: [steps], read: [])
+            let theirs = stepSample(9, at: 5)
+            try await other.save(theirs)
+            let store = try await session.app(.steps, answering: .allowAll)
+            try await store.requestAuthorization(toShare: [steps], read: [steps])
+            let mine = [stepSample(1, at: 1), stepSample(2, at: 2), stepSample(3, at: 3)]
+            try await store.save(mine)
+            try await store.delete(mine[0])
+            await #expect(throws: HKError(.errorAuthorizationDenied)) { try await store.delete([mine[1], theirs]) }
+            #expect(try await query(store, steps).map(\.uuid) == [mine[1].uuid, mine[2].uuid, theirs.uuid])
+            #expect(try await store.deleteObjects(of: steps, predicate: HKQuery.predicateForSamples(withStart: base, end: nil)) == 2)
+            #expect(try await query(store, steps).map(\.uuid) == [theirs.uuid])
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aQueryHealthKitRefusesIsInvalidArgumentOnBoth(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let store = try await session.app(.steps, answering: .allowAll)
+            try await store.requestAuthorization(toShare: [steps], read: [steps])
+            let days = HKQuery.predicate(forActivitySummariesBetweenStart: DateComponents(year: 2024, month: 1, day: 1),
+                                         end: DateComponents(year: 2024, month: 1, day: 2))
+            await #expect(throws: HKError(.errorInvalidArgument)) { _ = try await query(store, steps, days) }
+        }
+    }
+
+    // MARK: - Through the daemon only
+
+    @Test func aRevokedAppIsRefusedOnItsVeryNextCall() async throws {
+        try await AppSession.with(.remote) { session in
+            let store = try await session.app(.steps, answering: .allowAll)
+            try await store.requestAuthorization(toShare: [steps], read: [steps])
+            try await store.save(stepSample(1, at: 0))
+            let registration = try #require(try session.person().registrations().first { $0.manifest.bundleIdentifier == "com.example.steps" })
+            _ = try session.person().decideRegistration(registration.id, .revoked)
+            let refusal = await #expect(throws: HKError.self) { _ = try await query(store, steps) }
+            #expect(refusal?.code == .errorAuthorizationDenied)
+            #expect(refusal?.message.contains("revoked") == true, "\(String(describing: refusal))")
+            #expect(store.authorizationStatus(for: steps) == .notDetermined)
+        }
+    }
+
+    @Test func theEnvironmentPointsAnUnmodifiedStoreAtTheDaemon() async throws {
+        try await AppSession.with(.remote) { session in
+            let token = try await session.token(for: .steps)
+            let socket = try #require(session.socketPath)
+            let configuration = try HKHealthStore.Configuration.fromEnvironment(["OPENHEALTHKIT_SERVER": socket, "OPENHEALTHKIT_TOKEN": token]).get()
+            #expect(configuration.server == HKHealthStore.Server(address: socket, token: token))
+            try session.person().setPermission(app: "com.example.steps", type: steps, share: true, read: true)
+            let store = HKHealthStore(configuration: configuration)
+            try await store.save(stepSample(7, at: 0))
+            #expect(try await query(store, steps).count == 1)
+            var logged = false   // the daemon, not the app, notes the access (it flushes its log every 50 ms here)
+            for _ in 0..<200 where !logged {
+                logged = try !session.person().accessLog(app: "com.example.steps").isEmpty
+                if !logged { try await Task.sleep(for: .milliseconds(25)) }
+            }
+            #expect(logged)
+
+            let missing = HKHealthStore.Configuration.fromEnvironment(["OPENHEALTHKIT_SERVER": socket])
+            #expect(throws: HKError.self) { try missing.get() }
+            let noToken = try? missing.get()
+            #expect(noToken == nil)
+            let wrong = HKHealthStore.Configuration.fromEnvironment(["OPENHEALTHKIT_SERVER": "localhost:80", "OPENHEALTHKIT_TOKEN": token])
+            #expect(throws: HKError(.errorHealthDataUnavailable)) { try wrong.get() }
+        }
+    }
+
+    @Test func aDaemonThatIsNotThereIsDatabaseInaccessible() async throws {
+        let store = HKHealthStore(configuration: .init(server: .init(address: "/tmp/ohk-none-\(UUID().uuidString.prefix(8)).sock", token: "t")))
+        let refusal = await #expect(throws: HKError.self) { _ = try await query(store, steps) }
+        #expect(refusal?.code == .errorDatabaseInaccessible)
+        #expect(refusal?.message.contains("cannot reach the health daemon") == true, "\(String(describing: refusal))")
+        #expect(store.authorizationStatus(for: steps) == .notDetermined)
+    }
+
+    @Test func callsThatDoNotGoThroughTheDaemonYetSaySo() async throws {
+        try await AppSession.with(.remote) { session in
+            let store = try await session.app(.steps, answering: .allowAll)
+            try await store.requestAuthorization(toShare: [steps], read: [steps])
+            let statistics = HKStatisticsQueryDescriptor(predicate: .quantitySample(type: steps), options: .cumulativeSum)
+            let refusal = await #expect(throws: HKError.self) { _ = try await statistics.result(for: store) }
+            #expect(refusal?.code == .errorHealthDataUnavailable)
+            #expect(refusal?.message.contains("does not go through the health daemon yet") == true)
+        }
+    }
+}
