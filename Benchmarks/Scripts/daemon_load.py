@@ -11,42 +11,22 @@ Prints a Markdown table (requests/s, p50, p99 from wrk's --latency) for BENCHMAR
 Usage: daemon_load.py HEALTH_BINARY [SECONDS] [CONNECTIONS]
   HEALTH_BINARY  swift build -c release --product health; .build/release/health
 """
-import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+
+from healthd import Daemon
 
 health, seconds, connections = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 20, int(sys.argv[3]) if len(sys.argv) > 3 else 32
 folder = tempfile.mkdtemp(prefix="ohk-load-")
 store = os.path.join(folder, "store")
 subprocess.run([health, "generate", "--days", "30", "--store", store], check=True, stdout=subprocess.DEVNULL)
-daemon = subprocess.Popen([health, "serve", "--store", store, "--socket", os.path.join(folder, "d.sock"), "--port", "0",
-                           "--rate-limit", "0", "--log-level", "error"], stdout=subprocess.PIPE, text=True)
-base = None
-while base is None:
-    line = daemon.stdout.readline()
-    if not line:
-        sys.exit("health serve ended before listening")
-    match = re.match(r"Listening on (http://\S+)", line)
-    base = match.group(1) if match else None
-
-
-def post(path, body, token=None):
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json", **({"Authorization": "Bearer " + token} if token else {})})
-    with urllib.request.urlopen(request) as response:
-        return json.loads(response.read() or b"{}")
-
-
-registration = post("/v1/registrations", {"CFBundleIdentifier": "com.example.load", "CFBundleName": "Load"})
-subprocess.run([health, "apps", "approve", registration["id"], "--store", store], check=True, stdout=subprocess.DEVNULL)
-subprocess.run([health, "permission", "com.example.load", "stepCount", "--write", "allow", "--read", "allow", "--store", store],
-               check=True, stdout=subprocess.DEVNULL)
-token = post(f"/v1/registrations/{registration['id']}/credential", {"secret": registration["secret"]})["token"]
+daemon = Daemon(health, store, os.path.join(folder, "d.sock"))
+base = daemon.base
+token = daemon.connect("com.example.load", "Load", [["stepCount", "--write", "allow", "--read", "allow"]])
 
 scripts = {
     "refused 401 (floor: HTTP, routing, middleware; no store)": f"""
@@ -108,8 +88,7 @@ for name, script in scripts.items():
     rows.append((name, rate, p50, p99, int(errors.group(1)) if errors else 0))
     time.sleep(1)
 
-daemon.terminate()
-daemon.wait()
+daemon.stop()
 print(f"wrk -t2 -c{connections} -d{seconds}s --latency, health serve --rate-limit 0, store of `health generate --days 30`\n")
 print("| request | requests/s | p50 | p99 | non-2xx |")
 print("|---|---|---|---|---|")

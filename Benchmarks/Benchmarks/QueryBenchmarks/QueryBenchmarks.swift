@@ -117,16 +117,35 @@ let benchmarks: @Sendable () -> Void = {
               configuration: .init(metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 10,
                                    maxDuration: .seconds(20), maxIterations: 1000)) { benchmark in
         let store = try await yearStore()
-        let from = plan.end.addingTimeInterval(-200 * 86_400)
-        let predicate = HKQuery.predicateForSamples(withStart: from, end: from.addingTimeInterval(7 * 86_400))
-        benchmark.startMeasurement()
-        let samples: [HKSample] = try await withCheckedThrowingContinuation { continuation in
-            store.execute(HKSampleQuery(sampleType: HKQuantityType(.heartRate), predicate: predicate, limit: 100,
-                                        sortDescriptors: [NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: true)]) { _, samples, error in
-                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: samples ?? []) }
-            })
-        }
-        benchmark.stopMeasurement()
-        blackHole(samples.count)
+        try await firstHundredHeartRates(store, benchmark)
     }
+
+    // The same query through the daemon, when Benchmarks/Scripts/remote_query.py started `health serve` on the year store
+    // and connected an app (its Unix socket and token in OHK_BENCH_SERVER and OHK_BENCH_TOKEN): the remote HKHealthStore.
+    let environment = ProcessInfo.processInfo.environment
+    if let server = environment["OHK_BENCH_SERVER"], let token = environment["OHK_BENCH_TOKEN"] {
+        Benchmark("First 100 heart-rate samples in a date range: HKSampleQuery through health serve (remote HKHealthStore)",
+                  configuration: .init(metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 10,
+                                       maxDuration: .seconds(20), maxIterations: 1000)) { benchmark in
+            _ = try await yearStore()
+            let store = HKHealthStore(configuration: .init(server: .init(address: server, token: token)))
+            try await firstHundredHeartRates(store, benchmark)
+        }
+    }
+}
+
+/// The measured query: the first 100 heart-rate samples of a week, by start date (HKSampleQuery).
+func firstHundredHeartRates(_ store: HKHealthStore, _ benchmark: Benchmark) async throws {
+    let from = plan.end.addingTimeInterval(-200 * 86_400)
+    let predicate = HKQuery.predicateForSamples(withStart: from, end: from.addingTimeInterval(7 * 86_400))
+    benchmark.startMeasurement()
+    let samples: [HKSample] = try await withCheckedThrowingContinuation { continuation in
+        store.execute(HKSampleQuery(sampleType: HKQuantityType(.heartRate), predicate: predicate, limit: 100,
+                                    sortDescriptors: [NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: true)]) { _, samples, error in
+            if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: samples ?? []) }
+        })
+    }
+    benchmark.stopMeasurement()
+    precondition(samples.count == 100, "the query found \(samples.count) samples, not 100")
+    blackHole(samples.count)
 }

@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""The remote HKHealthStore against the embedded one, in one run: the first 100 heart-rate samples of a week
+(HKSampleQuery) from a year of the synthetic person, once with the store opened in the benchmark's process and once
+through `health serve` over its Unix socket, as an app with its own token would.
+
+Usage, from the repository root:
+    swift build -c release --scratch-path .build-release --product health
+    python3 Benchmarks/Scripts/remote_query.py .build-release/release/health
+
+It makes the year store QueryBenchmarks uses ($OHK_BENCH_STORE, default /tmp/ohk-bench-year) with `health generate` if
+it is not there, starts `health serve` on it, registers an app (the person approves it and lets it read heart rate),
+claims its token, and runs QueryBenchmarks' two "First 100 heart-rate samples" benchmarks with the daemon's socket and
+the token in OHK_BENCH_SERVER and OHK_BENCH_TOKEN.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+from healthd import Daemon
+
+health = os.path.abspath(sys.argv[1])
+store = os.environ.get("OHK_BENCH_STORE", "/tmp/ohk-bench-year")
+if not os.path.exists(os.path.join(store, "generated")):
+    subprocess.run(["rm", "-rf", store], check=True)
+    subprocess.run([health, "generate", "--days", "365", "--store", store], check=True, stdout=subprocess.DEVNULL)
+    open(os.path.join(store, "generated"), "w").close()
+folder = tempfile.mkdtemp(prefix="ohk-remote-")
+socket = os.path.join(folder, "d.sock")
+daemon = Daemon(health, store, socket)
+try:
+    token = daemon.connect("com.example.remote-reader", "Remote reader", [["heartRate", "--read", "allow"]])
+    environment = dict(os.environ, OHK_BENCH_STORE=store, OHK_BENCH_SERVER=socket, OHK_BENCH_TOKEN=token)
+    benchmarks = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    subprocess.run(["swift", "package", "--disable-sandbox", "benchmark", "--target", "QueryBenchmarks", "--filter", "First 100 heart-rate.*"],
+                   cwd=benchmarks, env=environment, check=True)
+finally:
+    daemon.stop()
