@@ -81,7 +81,10 @@ let package = Package(
         // test), and the exact date transcoding both sides use. Generated code is not held to `strictSettings`.
         .target(
             name: "HealthAPI",
-            dependencies: ["HealthModel", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            dependencies: [
+                "HealthModel", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             exclude: ["openapi.json", "openapi-generator-config.yaml"]
         ),
         // The daemon (`health serve`): owns one person's store and serves HealthAPI to authenticated apps over a Unix

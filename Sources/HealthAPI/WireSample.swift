@@ -52,9 +52,15 @@ package enum WireSample {
         }
     }
 
+    /// The stored samples a response lists (`/samples/<index>`), each unit string parsed once for all of them.
+    package static func stored(_ wires: [Sample]) throws -> [HKSample] {
+        var units: [String: HKUnit] = [:]
+        return try wires.enumerated().map { index, wire in try stored(wire, at: "/samples/\(index)", units: &units) }
+    }
+
     /// A stored sample as the daemon sent it, rebuilt with its source revision, device and series summary (the remote
     /// store's side). A sample the response describes wrongly is an error naming the field.
-    package static func stored(_ wire: Sample, at pointer: String) throws -> HKSample {
+    private static func stored(_ wire: Sample, at pointer: String, units: inout [String: HKUnit]) throws -> HKSample {
         func field(_ name: String, _ message: String) -> WireFieldError { WireFieldError("\(pointer)/\(name)", message) }
         guard let uuid = UUID(uuidString: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
         let metadata = try wire.metadata.map { try self.metadata($0.additionalProperties, at: pointer + "/metadata") }
@@ -67,12 +73,12 @@ package enum WireSample {
         switch HKObjectType.type(forIdentifier: wire._type) {
         case let type as HKQuantityType:
             guard let quantity = wire.quantity else { throw field("quantity", "a \(wire._type) sample needs a quantity") }
-            let value = try self.quantity(quantity, at: pointer + "/quantity")
+            let value = try self.quantity(quantity, at: pointer + "/quantity", units: &units)
             if let series = wire.series {
                 let summary = HKDiscreteQuantitySample.SeriesSummary(
-                    minimum: try self.quantity(series.minimum, at: pointer + "/series/minimum"),
-                    maximum: try self.quantity(series.maximum, at: pointer + "/series/maximum"),
-                    mostRecent: try self.quantity(series.mostRecent, at: pointer + "/series/mostRecent"),
+                    minimum: try self.quantity(series.minimum, at: pointer + "/series/minimum", units: &units),
+                    maximum: try self.quantity(series.maximum, at: pointer + "/series/maximum", units: &units),
+                    mostRecent: try self.quantity(series.mostRecent, at: pointer + "/series/mostRecent", units: &units),
                     mostRecentDateInterval: DateInterval(start: series.mostRecentStartDate, end: max(series.mostRecentStartDate, series.mostRecentEndDate)))
                 return HKDiscreteQuantitySample(type: type, average: value, series: summary, start: wire.startDate, end: wire.endDate,
                                                 count: wire.count ?? 1, uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
@@ -132,8 +138,16 @@ package enum WireSample {
     }
 
     private static func quantity(_ wire: Components.Schemas.Quantity, at pointer: String) throws -> HKQuantity {
+        var units: [String: HKUnit] = [:]
+        return try quantity(wire, at: pointer, units: &units)
+    }
+
+    /// The quantity, its unit looked up in (or added to) `units`.
+    private static func quantity(_ wire: Components.Schemas.Quantity, at pointer: String, units: inout [String: HKUnit]) throws -> HKQuantity {
+        if let unit = units[wire.unit] { return HKQuantity(unit: unit, doubleValue: wire.value) }
         let unit: HKUnit
         do { unit = try HKUnit.parse(wire.unit) } catch { throw WireFieldError(pointer + "/unit", "\"\(wire.unit)\" is not a unit") }
+        units[wire.unit] = unit
         return HKQuantity(unit: unit, doubleValue: wire.value)
     }
 

@@ -76,7 +76,7 @@ final class DaemonHarness: Sendable {
     func client(token: String? = nil, timeout: TimeAmount = .seconds(30)) -> Client {
         Client(serverURL: URL(string: baseURL)!, configuration: .init(dateTranscoder: ExactDateTranscoder()),
                transport: AsyncHTTPClientTransport(configuration: .init(client: .shared, timeout: timeout)),
-               middlewares: token.map { [BearerToken(token: $0)] } ?? [])
+               middlewares: token.map { [BearerTokenMiddleware(token: $0)] } ?? [])
     }
 
     /// One raw request: what any HTTP tool would send.
@@ -123,18 +123,6 @@ struct RawResponse: Sendable {
 
     /// The body as a JSON object (a problem document, say).
     var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
-}
-
-/// The app's credential on every request (RFC 6750 §2.1).
-struct BearerToken: ClientMiddleware {
-    let token: String
-
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
-        var request = request
-        request.headerFields[.authorization] = "Bearer \(token)"
-        return try await next(request, body, baseURL)
-    }
 }
 
 extension DaemonHarness {

@@ -89,16 +89,7 @@ struct HealthAPIService: APIProtocol {
     /// `requestAuthorization(toShare:read:)`: waits while the person decides (``ParkedPresenter``).
     func requestAuthorization(_ input: Operations.RequestAuthorization.Input) async throws -> Operations.RequestAuthorization.Output {
         let request = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
-        let share = try request.share.enumerated().map { index, identifier in
-            guard let type = HKObjectType.type(forIdentifier: identifier) as? HKSampleType else {
-                throw Self.unknownType(identifier, at: "/share/\(index)", kind: "sample type")
-            }
-            return type
-        }
-        let read = try request.read.enumerated().map { index, identifier in
-            guard let type = HKObjectType.type(forIdentifier: identifier) else { throw Self.unknownType(identifier, at: "/read/\(index)") }
-            return type
-        }
+        let (share, read) = try Self.types(share: request.share, read: request.read)
         let attempted = Self.counts(share.map(\.identifier) + read.map(\.identifier)).mapValues { _ in 0 }
         return try await logged("requestAuthorization", attempted: attempted) { store in
             do {
@@ -198,16 +189,7 @@ struct HealthAPIService: APIProtocol {
 
     func authorizationRequestStatus(_ input: Operations.AuthorizationRequestStatus.Input) async throws -> Operations.AuthorizationRequestStatus.Output {
         let request = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
-        let share = try request.share.enumerated().map { index, identifier in
-            guard let type = HKObjectType.type(forIdentifier: identifier) as? HKSampleType else {
-                throw Self.unknownType(identifier, at: "/share/\(index)", kind: "sample type")
-            }
-            return type
-        }
-        let read = try request.read.enumerated().map { index, identifier in
-            guard let type = HKObjectType.type(forIdentifier: identifier) else { throw Self.unknownType(identifier, at: "/read/\(index)") }
-            return type
-        }
+        let (share, read) = try Self.types(share: request.share, read: request.read)
         return try await logged("requestStatus", attempted: [:]) { store in
             let status: Components.Schemas.AuthorizationRequestStatus.StatusPayload =
                 switch try await store.statusForAuthorizationRequest(toShare: Set(share), read: Set(read)) {
@@ -235,6 +217,21 @@ struct HealthAPIService: APIProtocol {
     /// `HKQuery.predicateForSamples(withStart:end:)` when a request names either date, else no predicate.
     static func datePredicate(start: Date?, end: Date?) -> NSPredicate? {
         start == nil && end == nil ? nil : HKQuery.predicateForSamples(withStart: start, end: end)
+    }
+
+    /// The types a request asks to share (sample types) and to read, or a 400 naming the first it cannot be.
+    static func types(share: [String], read: [String]) throws -> (share: [HKSampleType], read: [HKObjectType]) {
+        let sampleTypes = try share.enumerated().map { index, identifier in
+            guard let type = HKObjectType.type(forIdentifier: identifier) as? HKSampleType else {
+                throw unknownType(identifier, at: "/share/\(index)", kind: "sample type")
+            }
+            return type
+        }
+        let objectTypes = try read.enumerated().map { index, identifier in
+            guard let type = HKObjectType.type(forIdentifier: identifier) else { throw unknownType(identifier, at: "/read/\(index)") }
+            return type
+        }
+        return (sampleTypes, objectTypes)
     }
 
     /// A request's predicate as the engine's filter, or a 400 naming what is wrong with it.

@@ -30,7 +30,7 @@ package struct RemoteBackend: HealthBackend {
     private static func client(_ baseURL: String, _ server: HKHealthStore.Server, timeout: TimeAmount) -> Client {
         Client(serverURL: URL(string: baseURL) ?? URL(fileURLWithPath: "/"), configuration: .init(dateTranscoder: ExactDateTranscoder()),
                transport: AsyncHTTPClientTransport(configuration: .init(client: .shared, timeout: timeout)),
-               middlewares: [Credential(token: server.token), Refusals(address: server.address)])
+               middlewares: [BearerTokenMiddleware(token: server.token), Refusals(address: server.address)])
     }
 
     /// A Unix socket that is not there fails at once (AsyncHTTPClient would retry it until the call's timeout).
@@ -57,7 +57,10 @@ package struct RemoteBackend: HealthBackend {
             throw Refusals.unreachable(server.address, error)
         }
         let data = Data(response.body?.readableBytesView ?? ByteBuffer().readableBytesView)
-        guard response.status == .ok else { throw Refusals.error(status: Int(response.status.code), body: data, address: server.address) }
+        guard response.status == .ok else {
+            throw Refusals.error(status: Int(response.status.code), body: data, address: server.address,
+                                 retryAfter: response.headers.first(name: "retry-after"))
+        }
         guard let answer = try? JSONDecoder().decode(Components.Schemas.AuthorizationStatuses.self, from: data),
               let status = answer.statuses.first else {
             throw HKError(.errorDatabaseInaccessible, "the health daemon at \(server.address) answered the authorization status with something else")
@@ -118,7 +121,7 @@ package struct RemoteBackend: HealthBackend {
             sort: order.isEmpty ? nil : order.map { .init(key: .init(rawValue: $0.key.rawValue) ?? .startDate, ascending: $0.ascending) })
         let list = try await call { try await client.querySamples(body: .json(query)).ok.body.json }
         do {
-            return try list.samples.enumerated().map { try WireSample.stored($1, at: "/samples/\($0)") }
+            return try WireSample.stored(list.samples)
         } catch let error as WireFieldError {
             throw HKError(.errorDatabaseInaccessible, "the health daemon at \(server.address) sent a sample this version cannot read (\(error.field): \(error.message))")
         }
@@ -147,18 +150,6 @@ package struct RemoteBackend: HealthBackend {
 }
 
 extension RemoteBackend {
-    /// The app's credential on every request (RFC 6750 §2.1).
-    private struct Credential: ClientMiddleware {
-        let token: String
-
-        func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                       next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
-            var request = request
-            request.headerFields[.authorization] = "Bearer \(token)"
-            return try await next(request, body, baseURL)
-        }
-    }
-
     /// Turns every answer that is not a success into the `HKError` its problem document names, so the app sees what an
     /// embedded store would have thrown; the quota's 429 and an unknown credential's 401, which an embedded store
     /// cannot answer, become errors that say what happened.
@@ -171,16 +162,11 @@ extension RemoteBackend {
             guard response.status.kind != .successful else { return (response, responseBody) }
             var data = Data()
             if let responseBody { data = try await Data(collecting: responseBody, upTo: 1 << 20) }
-            var error = Self.error(status: response.status.code, body: data, address: address)
-            if response.status.code == 429, let seconds = response.headerFields[.retryAfter] {
-                error = HKError(.errorDatabaseInaccessible,
-                                "the health daemon's request quota for this app is used up; try again in \(seconds) s")
-            }
-            throw error
+            throw Self.error(status: response.status.code, body: data, address: address, retryAfter: response.headerFields[.retryAfter])
         }
 
-        /// The error a refusal with this status and problem document stands for.
-        static func error(status: Int, body: Data, address: String) -> HKError {
+        /// The error a refusal with this status, problem document and `Retry-After` stands for.
+        static func error(status: Int, body: Data, address: String, retryAfter: String? = nil) -> HKError {
             let problem = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
             let message = (problem["detail"] as? String) ?? (problem["title"] as? String) ?? "HTTP status \(status)"
             if status == 401 {
@@ -190,7 +176,8 @@ extension RemoteBackend {
                     """)
             }
             if status == 429 {
-                return HKError(.errorDatabaseInaccessible, "the health daemon's request quota for this app is used up; try again later")
+                return HKError(.errorDatabaseInaccessible,
+                               "the health daemon's request quota for this app is used up; try again \(retryAfter.map { "in \($0) s" } ?? "later")")
             }
             if let raw = problem["code"] as? Int, let code = HKError.Code(rawValue: raw) {
                 return HKError(code, message)
