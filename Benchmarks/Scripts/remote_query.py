@@ -34,7 +34,7 @@ try:
     token = daemon.connect("com.example.remote-reader", "Remote reader", [["heartRate", "--read", "allow"]])
     environment = dict(os.environ, OHK_BENCH_STORE=store, OHK_BENCH_SERVER=socket, OHK_BENCH_TOKEN=token)
     benchmarks = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    subprocess.run(["swift", "package", "--disable-sandbox", "benchmark", "--target", "QueryBenchmarks", "--filter", "First 100 heart-rate.*"],
+    subprocess.run(["swift", "package", "--disable-sandbox", "benchmark", "--target", "QueryBenchmarks", "--filter", os.environ.get("OHK_BENCH_FILTER", "First 100 heart-rate.*")],
                    cwd=benchmarks, env=environment, check=True)
 finally:
     daemon.stop()

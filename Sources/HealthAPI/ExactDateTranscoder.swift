@@ -14,20 +14,39 @@ package struct ExactDateTranscoder: DateTranscoder {
         guard seconds.isFinite, (Self.firstSecond..<Self.endSecond).contains(seconds) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the date \(seconds) s from 2001 is outside the years 1 to 9999"))
         }
-        let whole = seconds.rounded(.down)
-        // The fraction (exact: a Double minus its whole part), with enough decimals for 17 significant digits in all.
-        let integerDigits = whole == 0 ? 0 : String(Int(abs(whole))).count
-        var fraction = String(format: "%.\(integerDigits == 0 ? 40 : max(17 - integerDigits, 1))f", seconds - whole)
-        var carry = 0
-        if fraction.hasPrefix("1") { carry = 1; fraction = "0" }  // rounded up to a whole second
-        var digits = fraction.hasPrefix("0.") ? String(fraction.dropFirst(2)) : ""
+        // The shortest decimal that reads back as this Double (Swift's description), split at its point; the long way,
+        // with 17 significant digits, where that description has an exponent or a minus sign.
+        var whole: Int, digits: Substring
+        let shortest = seconds.description
+        if seconds >= 0, !shortest.contains("e"), let point = shortest.firstIndex(of: "."), let integer = Int(shortest[..<point]) {
+            whole = integer
+            digits = shortest[shortest.index(after: point)...]
+        } else {
+            let floor = seconds.rounded(.down)
+            whole = Int(floor)
+            let integerDigits = floor == 0 ? 0 : String(Int(abs(floor))).count
+            // The fraction (exact: a Double minus its whole part), with enough decimals for 17 significant digits in all.
+            let fraction = String(format: "%.\(integerDigits == 0 ? 40 : max(17 - integerDigits, 1))f", seconds - floor)
+            if fraction.hasPrefix("1") { whole += 1; digits = "" }  // rounded up to a whole second
+            else { digits = fraction.hasPrefix("0.") ? fraction.dropFirst(2) : "" }
+        }
         while digits.hasSuffix("0") { digits.removeLast() }
-        let (days, secondOfDay) = (Int(whole) + carry + Self.referenceFrom1970).quotientAndRemainder(dividingBy: 86_400)
+        let (days, secondOfDay) = (whole + Self.referenceFrom1970).quotientAndRemainder(dividingBy: 86_400)
         let day = secondOfDay < 0 ? days - 1 : days, second = secondOfDay < 0 ? secondOfDay + 86_400 : secondOfDay
         let (year, month, dayOfMonth) = CivilDate.date(daysFrom1970: day)
-        var text = String(format: "%04ld-%02ld-%02ldT%02ld:%02ld:%02ld", year, month, dayOfMonth, second / 3600, second / 60 % 60, second % 60)
-        if !digits.isEmpty { text += "." + digits }
-        return text + "Z"
+        var text = [UInt8]()
+        text.reserveCapacity(21 + digits.utf8.count)
+        func append(_ value: Int, width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 { text.append(UInt8(0x30 + value / divisor % 10)); divisor /= 10 }
+        }
+        append(year, width: 4); text.append(0x2D); append(month, width: 2); text.append(0x2D); append(dayOfMonth, width: 2)
+        text.append(0x54); append(second / 3600, width: 2); text.append(0x3A); append(second / 60 % 60, width: 2)
+        text.append(0x3A); append(second % 60, width: 2)
+        if !digits.isEmpty { text.append(0x2E); text.append(contentsOf: digits.utf8) }
+        text.append(0x5A)
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// 2001-01-01 in seconds from 1970.
