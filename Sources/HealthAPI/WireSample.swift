@@ -133,7 +133,7 @@ package enum WireSample {
 
     // MARK: - Parts
 
-    private static func wireQuantity(_ quantity: HKQuantity) -> Components.Schemas.Quantity {
+    static func wireQuantity(_ quantity: HKQuantity) -> Components.Schemas.Quantity {
         .init(value: quantity.doubleValue, unit: quantity.unit.unitString)
     }
 
@@ -143,7 +143,7 @@ package enum WireSample {
     }
 
     /// The quantity, its unit looked up in (or added to) `units`.
-    private static func quantity(_ wire: Components.Schemas.Quantity, at pointer: String, units: inout [String: HKUnit]) throws -> HKQuantity {
+    static func quantity(_ wire: Components.Schemas.Quantity, at pointer: String, units: inout [String: HKUnit]) throws -> HKQuantity {
         if let unit = units[wire.unit] { return HKQuantity(unit: unit, doubleValue: wire.value) }
         let unit: HKUnit
         do { unit = try HKUnit.parse(wire.unit) } catch { throw WireFieldError(pointer + "/unit", "\"\(wire.unit)\" is not a unit") }

@@ -66,7 +66,7 @@ struct BadInputTests {
         ("/v1/registrations", #"{"CFBundle\u0049dentifier":"\#(String(repeating: "\\u00e9", count: 256))","CFBundleName":"Escaped"}"#, "/CFBundleIdentifier"),
         ("/v1/authorization/status", #"{"types":[\#(Array(repeating: #""x""#, count: 513).joined(separator: ","))]}"#, "/types"),
         ("/v1/authorization/requests", #"{"share":[],"read":[],"timeoutSeconds":3601}"#, "/timeoutSeconds"),
-        ("/v1/queries/statistics", #"{"type":"HKQuantityTypeIdentifierStepCount","options":["cumulativeSum"],"interval":{"unit":"day","count":0}}"#, "/interval/count"),
+        ("/v1/queries/statistics", #"{"type":"HKQuantityTypeIdentifierStepCount","options":["cumulativeSum"],"intervalComponents":{"day":-1}}"#, "/intervalComponents/day"),
     ])
     func aBodyBeyondTheDocumentsLimitsIs400(path: String, body: String, field: String) async throws {
         try await DaemonHarness.with { daemon in

@@ -192,6 +192,100 @@ struct RemoteStoreTests {
         }
     }
 
+    @Test(arguments: Backend.allCases)
+    func statisticsGiveTheSameFiguresAndKeepThePrivacyRule(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let other = try await session.app(.other, answering: .allowAll)
+            try await other.requestAuthorization(toShare: [steps, heartRate], read: [])
+            try await other.save([stepSample(1000, at: 0), HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 120), start: base, end: base)])
+            let store = try await session.app(.steps, answering: .init(default: .allow, read: [heartRate.identifier: .deny]))
+            try await store.requestAuthorization(toShare: [steps, heartRate], read: [steps, heartRate])
+            // None of its own heart rates yet, and it may not read the other app's: no statistics, as if there were none.
+            let heartRates = HKStatisticsQueryDescriptor(predicate: .quantitySample(type: heartRate), options: [.discreteAverage, .discreteMax])
+            #expect(try await heartRates.result(for: store) == nil)
+            try await store.save([stepSample(100, at: 1, metadata: ["walk": "a"]), stepSample(60, at: 2)] + [60.0, 90].enumerated().map { index, value in
+                HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: value), start: base.addingTimeInterval(Double(index) * 60),
+                                 end: base.addingTimeInterval(Double(index) * 60))
+            })
+            let heart = try #require(try await heartRates.result(for: store))
+            // Heart rate is averaged over time: an instant holds until the next one (the last holds no time).
+            #expect(heart.averageQuantity()?.doubleValue(for: bpm) == 60)
+            #expect(heart.maximumQuantity()?.doubleValue(for: bpm) == 90)
+            // Half of the second sample's 30 s lies in the window: a sum counts half of it. By source, with the most recent.
+            let window = HKQuery.predicateForSamples(withStart: base, end: base.addingTimeInterval(135))
+            let sum = try #require(try await HKStatisticsQueryDescriptor(predicate: .quantitySample(type: steps, predicate: window),
+                                                                        options: [.cumulativeSum, .separateBySource, .mostRecent]).result(for: store))
+            #expect(sum.sumQuantity()?.doubleValue(for: .count()) == 1130)
+            #expect(sum.startDate == base && sum.endDate == base.addingTimeInterval(135))
+            #expect(Set(sum.sources?.map(\.bundleIdentifier) ?? []) == [AppManifest.steps.bundleIdentifier, AppManifest.other.bundleIdentifier])
+            let mine = try #require(sum.sources?.first { $0.bundleIdentifier == AppManifest.steps.bundleIdentifier })
+            #expect(sum.sumQuantity(for: mine)?.doubleValue(for: .count()) == 130)
+            #expect(sum.mostRecentQuantity()?.doubleValue(for: .count()) == 60)
+            #expect(sum.mostRecentQuantityDateInterval() == DateInterval(start: base.addingTimeInterval(120), duration: 30))
+            // Any predicate goes through: the metadata of the one sample tagged.
+            let tagged = HKQuery.predicateForObjects(withMetadataKey: "walk", allowedValues: ["a"])
+            let one = try await HKStatisticsQueryDescriptor(predicate: .quantitySample(type: steps, predicate: tagged), options: .cumulativeSum).result(for: store)
+            #expect(one?.sumQuantity()?.doubleValue(for: .count()) == 100)
+            // The completion-handler query: no data is errorNoData; a sum of heart rates is HealthKit's invalid argument.
+            let future = HKQuery.predicateForSamples(withStart: base.addingTimeInterval(86_400), end: nil)
+            var codes: [HKError.Code?] = []
+            for (type, predicate) in [(steps, future), (heartRate, nil)] {
+                codes.append(await withCheckedContinuation { continuation in
+                    store.execute(HKStatisticsQuery(quantityType: type, quantitySamplePredicate: predicate, options: .cumulativeSum) { _, _, error in
+                        continuation.resume(returning: (error as? HKError)?.code)
+                    })
+                })
+            }
+            #expect(codes == [.errorNoData, .errorInvalidArgument])
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func collectionsFollowTheAppsCalendarAcrossADaylightSavingChange(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let store = try await session.app(.steps, answering: .allowAll)
+            try await store.requestAuthorization(toShare: [steps], read: [steps])
+            var paris = Calendar(identifier: .gregorian)
+            paris.timeZone = TimeZone(identifier: "Europe/Paris")!
+            // Paris moves its clocks forward in the night of 28 to 29 March 2026: the 29th lasts 23 hours.
+            let day28 = paris.date(from: DateComponents(year: 2026, month: 3, day: 28))!
+            let day29 = paris.date(byAdding: .day, value: 1, to: day28)!, day30 = paris.date(byAdding: .day, value: 1, to: day29)!
+            let day31 = paris.date(byAdding: .day, value: 1, to: day30)!
+            func at(_ day: Date, hour: Int, _ count: Double) -> HKQuantitySample {
+                let start = paris.date(byAdding: .hour, value: hour, to: day)!
+                return HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: count), start: start, end: start.addingTimeInterval(60))
+            }
+            // Late on the 28th, early and late on the 29th (local time), nothing on the 30th.
+            try await store.save([at(day28, hour: 23, 10), at(day29, hour: 1, 20), at(day29, hour: 22, 40)])
+            var descriptor = HKStatisticsCollectionQueryDescriptor(
+                predicate: .quantitySample(type: steps, predicate: HKQuery.predicateForSamples(withStart: day28, end: day31)),
+                options: .cumulativeSum, anchorDate: day28, intervalComponents: DateComponents(day: 1))
+            descriptor.calendar = paris
+            let collection = try await descriptor.result(for: store)
+            #expect(collection.statistics().map { $0.sumQuantity()?.doubleValue(for: .count()) } == [10, 60])
+            #expect(collection.statistics().map(\.startDate) == [day28, day29])
+            #expect(day30.timeIntervalSince(day29) == 23 * 3600)
+            var days: [(Date, Double?)] = []
+            collection.enumerateStatistics(from: day28, to: day30) { statistics, _ in
+                days.append((statistics.startDate, statistics.sumQuantity()?.doubleValue(for: .count())))
+            }
+            #expect(days.map(\.0) == [day28, day29, day30] && days.map(\.1) == [10, 60, nil])
+            #expect(collection.statistics(for: day30)?.sumQuantity() == nil && collection.statistics(for: day30) != nil)
+            #expect(collection.statistics(for: day31) == nil, "past the predicate's range")
+            // The completion-handler query, in 6-hour intervals from the same anchor.
+            let query = HKStatisticsCollectionQuery(quantityType: steps, quantitySamplePredicate: nil, options: .cumulativeSum,
+                                                    anchorDate: day28, intervalComponents: DateComponents(hour: 6))
+            query.calendar = paris
+            let starts: [Date] = try await withCheckedThrowingContinuation { continuation in
+                query.initialResultsHandler = { _, collection, error in
+                    if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: collection?.statistics().map(\.startDate) ?? []) }
+                }
+                store.execute(query)
+            }
+            #expect(starts == [paris.date(byAdding: .hour, value: 18, to: day28)!, day29, paris.date(byAdding: .hour, value: 18, to: day29)!])
+        }
+    }
+
     // MARK: - Through the daemon only
 
     @Test func aRevokedAppIsRefusedOnItsVeryNextCall() async throws {
@@ -246,8 +340,7 @@ struct RemoteStoreTests {
         try await AppSession.with(.remote) { session in
             let store = try await session.app(.steps, answering: .allowAll)
             try await store.requestAuthorization(toShare: [steps], read: [steps])
-            let statistics = HKStatisticsQueryDescriptor(predicate: .quantitySample(type: steps), options: .cumulativeSum)
-            let refusal = await #expect(throws: HKError.self) { _ = try await statistics.result(for: store) }
+            let refusal = #expect(throws: HKError.self) { _ = try store.biologicalSex() }
             #expect(refusal?.code == .errorHealthDataUnavailable)
             #expect(refusal?.message.contains("does not go through the health daemon yet") == true)
         }

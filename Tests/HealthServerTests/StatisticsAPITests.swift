@@ -27,7 +27,7 @@ struct StatisticsAPITests {
             calendar.timeZone = Self.paris
             let anchor = calendar.startOfDay(for: Self.times[0])
             let query = Components.Schemas.StatisticsQuery(_type: steps.identifier, options: [.cumulativeSum, .separateBySource],
-                                                           interval: .init(unit: .day, count: 1), anchorDate: anchor, timeZone: "Europe/Paris")
+                                                           intervalComponents: .init(day: 1), anchorDate: anchor, timeZone: "Europe/Paris")
             let remote = try await walker.queryStatistics(body: .json(query)).ok.body.json.statistics
             // The same app embedded, on the same store.
             let embedded = HKHealthStore(configuration: .init(storeDirectory: daemon.store, app: AppManifest(bundleIdentifier: "com.example.walker", name: "Walker"),
@@ -65,7 +65,9 @@ struct StatisticsAPITests {
     @Test(arguments: [
         (#"{"type":"HKQuantityTypeIdentifierHeartRate","options":["cumulativeSum"]}"#, nil as String?),
         (#"{"type":"HKCategoryTypeIdentifierSleepAnalysis","options":[]}"#, "/type"),
-        (#"{"type":"HKQuantityTypeIdentifierStepCount","options":["cumulativeSum"],"interval":{"unit":"day","count":1}}"#, "/anchorDate"),
+        (#"{"type":"HKQuantityTypeIdentifierStepCount","options":["cumulativeSum"],"intervalComponents":{"day":1}}"#, "/anchorDate"),
+        (#"{"type":"HKQuantityTypeIdentifierStepCount","options":["cumulativeSum"],"intervalComponents":{"day":0},"anchorDate":"2026-11-24T00:00:00Z"}"#, "/intervalComponents"),
+        (#"{"type":"HKQuantityTypeIdentifierStepCount","options":[],"predicate":{"kind":"nope"}}"#, "/predicate/kind"),
         (#"{"type":"HKQuantityTypeIdentifierStepCount","options":["sum"]}"#, "/options/0"),
         (#"{"type":"HKQuantityTypeIdentifierStepCount","options":[],"timeZone":"Mars/Olympus"}"#, "/timeZone"),
     ])

@@ -1292,34 +1292,6 @@ package enum OpenAPIDocument {
         ],
         "description": "HKStatisticsOptions, one per value."
       },
-      "StatisticsInterval": {
-        "type": "object",
-        "required": [
-          "unit",
-          "count"
-        ],
-        "additionalProperties": false,
-        "description": "The collection's interval: intervalComponents with one calendar component.",
-        "properties": {
-          "unit": {
-            "type": "string",
-            "enum": [
-              "second",
-              "minute",
-              "hour",
-              "day",
-              "week",
-              "month",
-              "year"
-            ]
-          },
-          "count": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 100000
-          }
-        }
-      },
       "StatisticsQuery": {
         "type": "object",
         "required": [
@@ -1327,7 +1299,7 @@ package enum OpenAPIDocument {
           "options"
         ],
         "additionalProperties": false,
-        "description": "HKStatisticsQuery, or with interval and anchorDate HKStatisticsCollectionQuery.",
+        "description": "HKStatisticsQuery, or with intervalComponents and anchorDate HKStatisticsCollectionQuery. The predicate: startDate/endDate for the common date range, or `predicate` for any other (both given: both apply); an overlap date range bounds the statistics as in HealthKit.",
         "properties": {
           "type": {
             "type": "string",
@@ -1342,6 +1314,9 @@ package enum OpenAPIDocument {
             "type": "string",
             "format": "date-time"
           },
+          "predicate": {
+            "$ref": "#/components/schemas/Predicate"
+          },
           "options": {
             "type": "array",
             "items": {
@@ -1349,17 +1324,25 @@ package enum OpenAPIDocument {
             },
             "maxItems": 7
           },
-          "interval": {
-            "$ref": "#/components/schemas/StatisticsInterval"
+          "intervalComponents": {
+            "$ref": "#/components/schemas/IntervalComponents"
           },
           "anchorDate": {
             "type": "string",
             "format": "date-time",
-            "description": "Where the intervals start; required with interval."
+            "description": "Where the intervals start; required with intervalComponents."
           },
           "timeZone": {
             "type": "string",
-            "description": "The IANA time zone the intervals follow (default UTC), as the app's calendar would."
+            "description": "The IANA time zone of the Gregorian calendar the intervals follow (default UTC), as the app's calendar would."
+          },
+          "mergeMode": {
+            "type": "string",
+            "enum": [
+              "exact",
+              "appleGrid900"
+            ],
+            "description": "How overlapping sources of a cumulative type merge (HKStatisticsMergeMode; default exact)."
           }
         }
       },
@@ -1386,6 +1369,14 @@ package enum OpenAPIDocument {
           },
           "mostRecent": {
             "$ref": "#/components/schemas/Quantity"
+          },
+          "mostRecentStartDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "mostRecentEndDate": {
+            "type": "string",
+            "format": "date-time"
           },
           "duration": {
             "$ref": "#/components/schemas/Quantity"
@@ -1453,6 +1444,9 @@ package enum OpenAPIDocument {
               "$ref": "#/components/schemas/Statistics"
             },
             "description": "One for a statistics query with data (none without); for a collection, the intervals with data in time order."
+          },
+          "intervals": {
+            "$ref": "#/components/schemas/IntervalRange"
           }
         }
       },
@@ -1694,6 +1688,65 @@ package enum OpenAPIDocument {
           "mostRecentEndDate": {
             "type": "string",
             "format": "date-time"
+          }
+        }
+      },
+      "IntervalComponents": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "HKStatisticsCollectionQuery's intervalComponents: interval k is [anchorDate + k × these, anchorDate + (k+1) × these), added in the Gregorian calendar of timeZone. At least one positive, none negative.",
+        "properties": {
+          "year": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100000
+          },
+          "month": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100000
+          },
+          "weekOfYear": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100000
+          },
+          "day": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100000
+          },
+          "hour": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100000
+          },
+          "minute": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100000
+          },
+          "second": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100000
+          }
+        }
+      },
+      "IntervalRange": {
+        "type": "object",
+        "required": [
+          "first",
+          "last"
+        ],
+        "additionalProperties": false,
+        "description": "A collection's range: the indices of its first and last interval (interval k starts at anchorDate + k × intervalComponents). Absent when the collection has no range (no data and no date range).",
+        "properties": {
+          "first": {
+            "type": "integer"
+          },
+          "last": {
+            "type": "integer"
           }
         }
       }

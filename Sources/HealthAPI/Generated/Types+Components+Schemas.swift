@@ -877,57 +877,7 @@ extension Components {
             case duration = "duration"
             case separateBySource = "separateBySource"
         }
-        /// The collection's interval: intervalComponents with one calendar component.
-        ///
-        /// - Remark: Generated from `#/components/schemas/StatisticsInterval`.
-        package struct StatisticsInterval: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/StatisticsInterval/unit`.
-            @frozen package enum UnitPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case second = "second"
-                case minute = "minute"
-                case hour = "hour"
-                case day = "day"
-                case week = "week"
-                case month = "month"
-                case year = "year"
-            }
-            /// - Remark: Generated from `#/components/schemas/StatisticsInterval/unit`.
-            package var unit: Components.Schemas.StatisticsInterval.UnitPayload
-            /// - Remark: Generated from `#/components/schemas/StatisticsInterval/count`.
-            package var count: Swift.Int
-            /// Creates a new `StatisticsInterval`.
-            ///
-            /// - Parameters:
-            ///   - unit:
-            ///   - count:
-            package init(
-                unit: Components.Schemas.StatisticsInterval.UnitPayload,
-                count: Swift.Int
-            ) {
-                self.unit = unit
-                self.count = count
-            }
-            package enum CodingKeys: String, CodingKey {
-                case unit
-                case count
-            }
-            package init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.unit = try container.decode(
-                    Components.Schemas.StatisticsInterval.UnitPayload.self,
-                    forKey: .unit
-                )
-                self.count = try container.decode(
-                    Swift.Int.self,
-                    forKey: .count
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "unit",
-                    "count"
-                ])
-            }
-        }
-        /// HKStatisticsQuery, or with interval and anchorDate HKStatisticsCollectionQuery.
+        /// HKStatisticsQuery, or with intervalComponents and anchorDate HKStatisticsCollectionQuery. The predicate: startDate/endDate for the common date range, or `predicate` for any other (both given: both apply); an overlap date range bounds the statistics as in HealthKit.
         ///
         /// - Remark: Generated from `#/components/schemas/StatisticsQuery`.
         package struct StatisticsQuery: Codable, Hashable, Sendable {
@@ -941,53 +891,74 @@ extension Components {
             package var startDate: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/StatisticsQuery/endDate`.
             package var endDate: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/StatisticsQuery/predicate`.
+            package var predicate: Components.Schemas.Predicate?
             /// - Remark: Generated from `#/components/schemas/StatisticsQuery/options`.
             package var options: [Components.Schemas.StatisticsOption]
-            /// - Remark: Generated from `#/components/schemas/StatisticsQuery/interval`.
-            package var interval: Components.Schemas.StatisticsInterval?
-            /// Where the intervals start; required with interval.
+            /// - Remark: Generated from `#/components/schemas/StatisticsQuery/intervalComponents`.
+            package var intervalComponents: Components.Schemas.IntervalComponents?
+            /// Where the intervals start; required with intervalComponents.
             ///
             /// - Remark: Generated from `#/components/schemas/StatisticsQuery/anchorDate`.
             package var anchorDate: Foundation.Date?
-            /// The IANA time zone the intervals follow (default UTC), as the app's calendar would.
+            /// The IANA time zone of the Gregorian calendar the intervals follow (default UTC), as the app's calendar would.
             ///
             /// - Remark: Generated from `#/components/schemas/StatisticsQuery/timeZone`.
             package var timeZone: Swift.String?
+            /// How overlapping sources of a cumulative type merge (HKStatisticsMergeMode; default exact).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StatisticsQuery/mergeMode`.
+            @frozen package enum MergeModePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case exact = "exact"
+                case appleGrid900 = "appleGrid900"
+            }
+            /// How overlapping sources of a cumulative type merge (HKStatisticsMergeMode; default exact).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StatisticsQuery/mergeMode`.
+            package var mergeMode: Components.Schemas.StatisticsQuery.MergeModePayload?
             /// Creates a new `StatisticsQuery`.
             ///
             /// - Parameters:
             ///   - _type: A quantity type identifier.
             ///   - startDate: With endDate: HKQuery.predicateForSamples(withStart:end:).
             ///   - endDate:
+            ///   - predicate:
             ///   - options:
-            ///   - interval:
-            ///   - anchorDate: Where the intervals start; required with interval.
-            ///   - timeZone: The IANA time zone the intervals follow (default UTC), as the app's calendar would.
+            ///   - intervalComponents:
+            ///   - anchorDate: Where the intervals start; required with intervalComponents.
+            ///   - timeZone: The IANA time zone of the Gregorian calendar the intervals follow (default UTC), as the app's calendar would.
+            ///   - mergeMode: How overlapping sources of a cumulative type merge (HKStatisticsMergeMode; default exact).
             package init(
                 _type: Swift.String,
                 startDate: Foundation.Date? = nil,
                 endDate: Foundation.Date? = nil,
+                predicate: Components.Schemas.Predicate? = nil,
                 options: [Components.Schemas.StatisticsOption],
-                interval: Components.Schemas.StatisticsInterval? = nil,
+                intervalComponents: Components.Schemas.IntervalComponents? = nil,
                 anchorDate: Foundation.Date? = nil,
-                timeZone: Swift.String? = nil
+                timeZone: Swift.String? = nil,
+                mergeMode: Components.Schemas.StatisticsQuery.MergeModePayload? = nil
             ) {
                 self._type = _type
                 self.startDate = startDate
                 self.endDate = endDate
+                self.predicate = predicate
                 self.options = options
-                self.interval = interval
+                self.intervalComponents = intervalComponents
                 self.anchorDate = anchorDate
                 self.timeZone = timeZone
+                self.mergeMode = mergeMode
             }
             package enum CodingKeys: String, CodingKey {
                 case _type = "type"
                 case startDate
                 case endDate
+                case predicate
                 case options
-                case interval
+                case intervalComponents
                 case anchorDate
                 case timeZone
+                case mergeMode
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -1003,13 +974,17 @@ extension Components {
                     Foundation.Date.self,
                     forKey: .endDate
                 )
+                self.predicate = try container.decodeIfPresent(
+                    Components.Schemas.Predicate.self,
+                    forKey: .predicate
+                )
                 self.options = try container.decode(
                     [Components.Schemas.StatisticsOption].self,
                     forKey: .options
                 )
-                self.interval = try container.decodeIfPresent(
-                    Components.Schemas.StatisticsInterval.self,
-                    forKey: .interval
+                self.intervalComponents = try container.decodeIfPresent(
+                    Components.Schemas.IntervalComponents.self,
+                    forKey: .intervalComponents
                 )
                 self.anchorDate = try container.decodeIfPresent(
                     Foundation.Date.self,
@@ -1019,14 +994,20 @@ extension Components {
                     Swift.String.self,
                     forKey: .timeZone
                 )
+                self.mergeMode = try container.decodeIfPresent(
+                    Components.Schemas.StatisticsQuery.MergeModePayload.self,
+                    forKey: .mergeMode
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "type",
                     "startDate",
                     "endDate",
+                    "predicate",
                     "options",
-                    "interval",
+                    "intervalComponents",
                     "anchorDate",
-                    "timeZone"
+                    "timeZone",
+                    "mergeMode"
                 ])
             }
         }
@@ -1044,6 +1025,10 @@ extension Components {
             package var maximum: Components.Schemas.Quantity?
             /// - Remark: Generated from `#/components/schemas/SourceStatistics/mostRecent`.
             package var mostRecent: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/SourceStatistics/mostRecentStartDate`.
+            package var mostRecentStartDate: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/SourceStatistics/mostRecentEndDate`.
+            package var mostRecentEndDate: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/SourceStatistics/duration`.
             package var duration: Components.Schemas.Quantity?
             /// Creates a new `SourceStatistics`.
@@ -1055,6 +1040,8 @@ extension Components {
             ///   - minimum:
             ///   - maximum:
             ///   - mostRecent:
+            ///   - mostRecentStartDate:
+            ///   - mostRecentEndDate:
             ///   - duration:
             package init(
                 source: Components.Schemas.Source,
@@ -1063,6 +1050,8 @@ extension Components {
                 minimum: Components.Schemas.Quantity? = nil,
                 maximum: Components.Schemas.Quantity? = nil,
                 mostRecent: Components.Schemas.Quantity? = nil,
+                mostRecentStartDate: Foundation.Date? = nil,
+                mostRecentEndDate: Foundation.Date? = nil,
                 duration: Components.Schemas.Quantity? = nil
             ) {
                 self.source = source
@@ -1071,6 +1060,8 @@ extension Components {
                 self.minimum = minimum
                 self.maximum = maximum
                 self.mostRecent = mostRecent
+                self.mostRecentStartDate = mostRecentStartDate
+                self.mostRecentEndDate = mostRecentEndDate
                 self.duration = duration
             }
             package enum CodingKeys: String, CodingKey {
@@ -1080,6 +1071,8 @@ extension Components {
                 case minimum
                 case maximum
                 case mostRecent
+                case mostRecentStartDate
+                case mostRecentEndDate
                 case duration
             }
         }
@@ -1166,15 +1159,23 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/StatisticsList/statistics`.
             package var statistics: [Components.Schemas.Statistics]
+            /// - Remark: Generated from `#/components/schemas/StatisticsList/intervals`.
+            package var intervals: Components.Schemas.IntervalRange?
             /// Creates a new `StatisticsList`.
             ///
             /// - Parameters:
             ///   - statistics: One for a statistics query with data (none without); for a collection, the intervals with data in time order.
-            package init(statistics: [Components.Schemas.Statistics]) {
+            ///   - intervals:
+            package init(
+                statistics: [Components.Schemas.Statistics],
+                intervals: Components.Schemas.IntervalRange? = nil
+            ) {
                 self.statistics = statistics
+                self.intervals = intervals
             }
             package enum CodingKeys: String, CodingKey {
                 case statistics
+                case intervals
             }
         }
         /// HKHealthStore.requestAuthorization(toShare:read:): the types not decided yet are put to the person, and the request waits for the answer.
@@ -1652,6 +1653,141 @@ extension Components {
                     "mostRecent",
                     "mostRecentStartDate",
                     "mostRecentEndDate"
+                ])
+            }
+        }
+        /// HKStatisticsCollectionQuery's intervalComponents: interval k is [anchorDate + k × these, anchorDate + (k+1) × these), added in the Gregorian calendar of timeZone. At least one positive, none negative.
+        ///
+        /// - Remark: Generated from `#/components/schemas/IntervalComponents`.
+        package struct IntervalComponents: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/IntervalComponents/year`.
+            package var year: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/IntervalComponents/month`.
+            package var month: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/IntervalComponents/weekOfYear`.
+            package var weekOfYear: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/IntervalComponents/day`.
+            package var day: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/IntervalComponents/hour`.
+            package var hour: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/IntervalComponents/minute`.
+            package var minute: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/IntervalComponents/second`.
+            package var second: Swift.Int?
+            /// Creates a new `IntervalComponents`.
+            ///
+            /// - Parameters:
+            ///   - year:
+            ///   - month:
+            ///   - weekOfYear:
+            ///   - day:
+            ///   - hour:
+            ///   - minute:
+            ///   - second:
+            package init(
+                year: Swift.Int? = nil,
+                month: Swift.Int? = nil,
+                weekOfYear: Swift.Int? = nil,
+                day: Swift.Int? = nil,
+                hour: Swift.Int? = nil,
+                minute: Swift.Int? = nil,
+                second: Swift.Int? = nil
+            ) {
+                self.year = year
+                self.month = month
+                self.weekOfYear = weekOfYear
+                self.day = day
+                self.hour = hour
+                self.minute = minute
+                self.second = second
+            }
+            package enum CodingKeys: String, CodingKey {
+                case year
+                case month
+                case weekOfYear
+                case day
+                case hour
+                case minute
+                case second
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.year = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .year
+                )
+                self.month = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .month
+                )
+                self.weekOfYear = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .weekOfYear
+                )
+                self.day = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .day
+                )
+                self.hour = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .hour
+                )
+                self.minute = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .minute
+                )
+                self.second = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .second
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "year",
+                    "month",
+                    "weekOfYear",
+                    "day",
+                    "hour",
+                    "minute",
+                    "second"
+                ])
+            }
+        }
+        /// A collection's range: the indices of its first and last interval (interval k starts at anchorDate + k × intervalComponents). Absent when the collection has no range (no data and no date range).
+        ///
+        /// - Remark: Generated from `#/components/schemas/IntervalRange`.
+        package struct IntervalRange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/IntervalRange/first`.
+            package var first: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/IntervalRange/last`.
+            package var last: Swift.Int
+            /// Creates a new `IntervalRange`.
+            ///
+            /// - Parameters:
+            ///   - first:
+            ///   - last:
+            package init(
+                first: Swift.Int,
+                last: Swift.Int
+            ) {
+                self.first = first
+                self.last = last
+            }
+            package enum CodingKeys: String, CodingKey {
+                case first
+                case last
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.first = try container.decode(
+                    Swift.Int.self,
+                    forKey: .first
+                )
+                self.last = try container.decode(
+                    Swift.Int.self,
+                    forKey: .last
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "first",
+                    "last"
                 ])
             }
         }

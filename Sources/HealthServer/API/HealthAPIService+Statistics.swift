@@ -3,8 +3,9 @@ import HealthAPI
 import HealthModel
 import OpenHealthKit
 
-/// Statistics through the daemon: `HKStatisticsQuery`, or with an interval `HKStatisticsCollectionQuery`, run as the
-/// calling app (its own samples, and others' only where it may read), in the time zone the app names.
+/// Statistics through the daemon: `HKStatisticsQuery`, or with interval components `HKStatisticsCollectionQuery`,
+/// computed here as the calling app's embedded query would (its own samples, and others' only where it may read), in the
+/// time zone the app names; the app gets the statistics, never the samples behind them.
 extension HealthAPIService {
     func queryStatistics(_ input: Operations.QueryStatistics.Input) async throws -> Operations.QueryStatistics.Output {
         let query = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
@@ -12,38 +13,50 @@ extension HealthAPIService {
             throw Self.unknownType(query._type, at: "/type", kind: "quantity type")
         }
         let options = HKStatisticsOptions(query.options.map(Self.option))
-        let predicate = Self.datePredicate(start: query.startDate, end: query.endDate)
-        var calendar = Calendar(identifier: .gregorian)
-        if let zone = query.timeZone {
-            guard let timeZone = TimeZone(identifier: zone) else {
-                throw Problem(.badRequest, "invalid time zone", detail: "/timeZone: \"\(zone)\" is not an IANA time zone (such as Europe/Paris)",
-                              code: .errorInvalidArgument, field: "/timeZone")
-            }
-            calendar.timeZone = timeZone
-        } else {
-            calendar.timeZone = TimeZone(identifier: "UTC")!
-        }
-        let interval = try query.interval.map { interval -> (DateComponents, Date) in
+        let filter = try Self.filter(start: query.startDate, end: query.endDate, predicate: query.predicate)
+        let plan: StatisticsPlan
+        do { plan = try StatisticsPlan(type: type, filter: filter, options: options) } catch let error as HKError { throw Problem(error) }
+        let mergeMode: HKStatisticsMergeMode = query.mergeMode.flatMap { HKStatisticsMergeMode(rawValue: $0.rawValue) } ?? .exact
+        let calendar = try Self.calendar(query.timeZone)
+        let intervals = try query.intervalComponents.map { components in
             guard let anchor = query.anchorDate else {
                 throw Problem(.badRequest, "missing anchor date", detail: "/anchorDate: a statistics collection needs an anchor date",
                               code: .errorInvalidArgument, field: "/anchorDate")
             }
-            return (Self.components(interval), anchor)
+            do {
+                return try StatisticsIntervals(anchor: anchor, components: Self.components(components), calendar: calendar)
+            } catch let error as HKError {
+                throw Problem(.badRequest, "invalid interval", detail: "/intervalComponents: \(error.message)", code: .errorInvalidArgument,
+                              field: "/intervalComponents")
+            }
         }
         return try await logged("statistics", attempted: [type.identifier: 0]) { store in
-            let statistics: [HKStatistics]
-            if let (components, anchor) = interval {
-                var descriptor = HKStatisticsCollectionQueryDescriptor(
-                    predicate: .quantitySample(type: type, predicate: predicate), options: options, anchorDate: anchor, intervalComponents: components)
-                descriptor.calendar = calendar
-                statistics = try await descriptor.result(for: store).statistics()
-            } else {
-                let one = try await HKStatisticsQueryDescriptor(predicate: .quantitySample(type: type, predicate: predicate), options: options)
-                    .result(for: store)
-                statistics = one.map { [$0] } ?? []
+            let backend = try store.backend()
+            if let intervals {
+                let computed = try await backend.statisticsCollection(plan, intervals: intervals, mergeMode: mergeMode)
+                let statistics = computed.collection.statistics()
+                let range = computed.collection.range.map { Components.Schemas.IntervalRange(first: $0.lowerBound, last: $0.upperBound) }
+                return (.ok(.init(body: .json(.init(statistics: statistics.map(WireStatistics.wire), intervals: range)))),
+                        [type.identifier: statistics.count])
             }
-            return (.ok(.init(body: .json(.init(statistics: statistics.map(Self.wire))))), [type.identifier: statistics.count])
+            let statistics = try await backend.statistics(plan, mergeMode: mergeMode).map { [$0] } ?? []
+            return (.ok(.init(body: .json(.init(statistics: statistics.map(WireStatistics.wire))))), [type.identifier: statistics.count])
         }
+    }
+
+    /// The Gregorian calendar in the request's time zone (UTC when it names none).
+    private static func calendar(_ zone: String?) throws -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        guard let zone else {
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            return calendar
+        }
+        guard let timeZone = TimeZone(identifier: zone) else {
+            throw Problem(.badRequest, "invalid time zone", detail: "/timeZone: \"\(zone)\" is not an IANA time zone (such as Europe/Paris)",
+                          code: .errorInvalidArgument, field: "/timeZone")
+        }
+        calendar.timeZone = timeZone
+        return calendar
     }
 
     private static func option(_ option: Components.Schemas.StatisticsOption) -> HKStatisticsOptions {
@@ -58,34 +71,9 @@ extension HealthAPIService {
         }
     }
 
-    private static func components(_ interval: Components.Schemas.StatisticsInterval) -> DateComponents {
-        switch interval.unit {
-        case .second: DateComponents(second: interval.count)
-        case .minute: DateComponents(minute: interval.count)
-        case .hour: DateComponents(hour: interval.count)
-        case .day: DateComponents(day: interval.count)
-        case .week: DateComponents(weekOfYear: interval.count)
-        case .month: DateComponents(month: interval.count)
-        case .year: DateComponents(year: interval.count)
-        }
+    private static func components(_ wire: Components.Schemas.IntervalComponents) -> DateComponents {
+        DateComponents(year: wire.year, month: wire.month, day: wire.day, hour: wire.hour, minute: wire.minute, second: wire.second,
+                       weekOfYear: wire.weekOfYear)
     }
 
-    private static func wire(_ quantity: HKQuantity?) -> Components.Schemas.Quantity? {
-        quantity.map { .init(value: $0.doubleValue, unit: $0.unit.unitString) }
-    }
-
-    private static func wire(_ statistics: HKStatistics) -> Components.Schemas.Statistics {
-        let recent = statistics.mostRecentQuantityDateInterval()
-        return .init(
-            startDate: statistics.startDate, endDate: statistics.endDate, sum: wire(statistics.sumQuantity()),
-            average: wire(statistics.averageQuantity()), minimum: wire(statistics.minimumQuantity()), maximum: wire(statistics.maximumQuantity()),
-            mostRecent: wire(statistics.mostRecentQuantity()), mostRecentStartDate: recent?.start, mostRecentEndDate: recent?.end,
-            duration: wire(statistics.duration()),
-            sources: statistics.sources?.map { source in
-                .init(source: .init(name: source.name, bundleIdentifier: source.bundleIdentifier), sum: wire(statistics.sumQuantity(for: source)),
-                      average: wire(statistics.averageQuantity(for: source)), minimum: wire(statistics.minimumQuantity(for: source)),
-                      maximum: wire(statistics.maximumQuantity(for: source)), mostRecent: wire(statistics.mostRecentQuantity(for: source)),
-                      duration: wire(statistics.duration(for: source)))
-            })
-    }
 }

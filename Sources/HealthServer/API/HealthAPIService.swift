@@ -175,14 +175,20 @@ struct HealthAPIService: APIProtocol {
     /// The query's samples: its date range and predicate (both when both are given), its sort keys (or `ascending` by
     /// start date), its limit — run as the app's own embedded store runs them.
     private func samples(_ query: Components.Schemas.SampleQuery, of type: HKSampleType, in store: HKHealthStore) async throws -> [HKSample] {
-        var filters: [SampleFilter] = []
-        if let predicate = Self.datePredicate(start: query.startDate, end: query.endDate) { filters.append(try SampleFilter(predicate)) }
-        if let predicate = query.predicate { filters.append(try Self.filter(predicate, at: "/predicate")) }
+        let filter = try Self.filter(start: query.startDate, end: query.endDate, predicate: query.predicate)
         let order = query.sort.map { keys in
             keys.map { SampleOrder(key: SampleOrder.Key(rawValue: $0.key.rawValue) ?? .startDate, ascending: $0.ascending ?? true) }
         } ?? [SampleOrder(key: .startDate, ascending: query.ascending ?? true)]
         let limit = query.limit.flatMap { $0 > 0 ? $0 : nil }
-        return try await store.backend().samples(of: type, matching: filters.count > 1 ? .and(filters) : filters.first, order: order, limit: limit)
+        return try await store.backend().samples(of: type, matching: filter, order: order, limit: limit)
+    }
+
+    /// A query's filter: its date range (`startDate`/`endDate`) and its `predicate`, both when both are given.
+    static func filter(start: Date?, end: Date?, predicate: Components.Schemas.Predicate?) throws -> SampleFilter? {
+        var filters: [SampleFilter] = []
+        if let range = datePredicate(start: start, end: end) { filters.append(try SampleFilter(range)) }
+        if let predicate { filters.append(try filter(predicate, at: "/predicate")) }
+        return filters.count > 1 ? .and(filters) : filters.first
     }
 
     // MARK: - Requests status and deleting by predicate

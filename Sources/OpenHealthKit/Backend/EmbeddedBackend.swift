@@ -55,4 +55,15 @@ package struct EmbeddedBackend: HealthBackend {
         }
         return try samples.samples(ofType: type, matching: filter, visibleTo: app.bundleIdentifier, order: order, limit: limit)
     }
+
+    package func statistics(_ plan: StatisticsPlan, mergeMode: HKStatisticsMergeMode) async throws -> HKStatistics? {
+        HKStatisticsQuery.statistics(plan, loaded: try plan.load(from: samples, app: app.bundleIdentifier), mergeMode: mergeMode)
+    }
+
+    package func statisticsCollection(_ plan: StatisticsPlan, intervals: StatisticsIntervals, mergeMode: HKStatisticsMergeMode) async throws
+        -> HKStatisticsCollectionQuery.Computed
+    {
+        HKStatisticsCollectionQuery.compute(plan, intervals: intervals, loaded: try plan.load(from: samples, app: app.bundleIdentifier),
+                                            mergeMode: mergeMode)
+    }
 }

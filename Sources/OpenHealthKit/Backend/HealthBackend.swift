@@ -21,4 +21,9 @@ package protocol HealthBackend: Sendable {
     /// The samples of `type` the app may see that match `filter`, in `order` (start date ascending when empty), at
     /// most `limit` (nil: all).
     func samples(of type: HKSampleType, matching filter: SampleFilter?, order: [SampleOrder], limit: Int?) async throws -> [HKSample]
+    /// The statistics of what the app may see that `plan` selects (`nil`: no such sample), sources merged by `mergeMode`.
+    func statistics(_ plan: StatisticsPlan, mergeMode: HKStatisticsMergeMode) async throws -> HKStatistics?
+    /// The same per interval: a statistics collection.
+    func statisticsCollection(_ plan: StatisticsPlan, intervals: StatisticsIntervals, mergeMode: HKStatisticsMergeMode) async throws
+        -> HKStatisticsCollectionQuery.Computed
 }

@@ -127,6 +127,64 @@ package struct RemoteBackend: HealthBackend {
         }
     }
 
+    package func statistics(_ plan: StatisticsPlan, mergeMode: HKStatisticsMergeMode) async throws -> HKStatistics? {
+        let list = try await statisticsList(plan, intervals: nil, mergeMode: mergeMode)
+        return try statistics(list.statistics, of: plan).first
+    }
+
+    package func statisticsCollection(_ plan: StatisticsPlan, intervals: StatisticsIntervals, mergeMode: HKStatisticsMergeMode) async throws
+        -> HKStatisticsCollectionQuery.Computed
+    {
+        let list = try await statisticsList(plan, intervals: intervals, mergeMode: mergeMode)
+        var populated: [Int: HKStatistics] = [:]
+        for statistics in try statistics(list.statistics, of: plan) { populated[intervals.index(containing: statistics.startDate)] = statistics }
+        let range = list.intervals.map { $0.first...max($0.first, $0.last) }
+        return .init(collection: HKStatisticsCollection(intervals: intervals, quantityType: plan.type, options: plan.options, range: range,
+                                                        populated: populated),
+                     byInterval: populated.mapValues { (nil, $0) })
+    }
+
+    /// Asks the daemon to compute the statistics: it sends the statistics, never the samples behind them.
+    private func statisticsList(_ plan: StatisticsPlan, intervals: StatisticsIntervals?, mergeMode: HKStatisticsMergeMode) async throws
+        -> Components.Schemas.StatisticsList
+    {
+        var query = Components.Schemas.StatisticsQuery(
+            _type: plan.type.identifier, predicate: try plan.filter.map(WirePredicate.wire),
+            options: Self.options.filter { plan.options.contains($0.0) }.map(\.1),
+            mergeMode: mergeMode == .exact ? nil : .init(rawValue: mergeMode.rawValue))
+        if let intervals {
+            let calendar = intervals.calendar
+            guard calendar.identifier == .gregorian || calendar.identifier == .iso8601 else {
+                throw HKError.invalidArgument("""
+                    through the health daemon, statistics collections follow the Gregorian calendar; this query's calendar is \(calendar.identifier)
+                    """)
+            }
+            let components = intervals.components
+            guard (components.nanosecond ?? 0) == 0, (components.era ?? 0) == 0 else {
+                throw HKError.invalidArgument("through the health daemon, intervalComponents are counted in years, months, weeks, days, hours, minutes and seconds")
+            }
+            query.intervalComponents = .init(year: components.year, month: components.month, weekOfYear: components.weekOfYear, day: components.day,
+                                             hour: components.hour, minute: components.minute, second: components.second)
+            query.anchorDate = intervals.anchor
+            query.timeZone = calendar.timeZone.identifier
+        }
+        return try await call { try await client.queryStatistics(body: .json(query)).ok.body.json }
+    }
+
+    private func statistics(_ wires: [Components.Schemas.Statistics], of plan: StatisticsPlan) throws -> [HKStatistics] {
+        do {
+            return try WireStatistics.stored(wires, type: plan.type, separateBySource: plan.options.contains(.separateBySource))
+        } catch let error as WireFieldError {
+            throw HKError(.errorDatabaseInaccessible, "the health daemon at \(server.address) sent statistics this version cannot read (\(error.field): \(error.message))")
+        }
+    }
+
+    /// Each statistics option and its name on the wire.
+    private static let options: [(HKStatisticsOptions, Components.Schemas.StatisticsOption)] = [
+        (.cumulativeSum, .cumulativeSum), (.discreteAverage, .discreteAverage), (.discreteMin, .discreteMin), (.discreteMax, .discreteMax),
+        (.mostRecent, .mostRecent), (.duration, .duration), (.separateBySource, .separateBySource),
+    ]
+
     // MARK: - Calls
 
     /// Runs one generated-client call, turning what the transport and the middlewares throw into `HKError`.

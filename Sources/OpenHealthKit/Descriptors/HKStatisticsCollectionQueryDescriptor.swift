@@ -58,7 +58,7 @@ public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, HKAsyncSequen
 
     public func result(for healthStore: HKHealthStore) async throws -> HKStatisticsCollection {
         let (plan, intervals) = try plan()
-        return try HKStatisticsCollectionQuery.compute(plan, intervals: intervals, on: healthStore).collection
+        return try await HKStatisticsCollectionQuery.compute(plan, intervals: intervals, on: healthStore).collection
     }
 
     public func results(for healthStore: HKHealthStore) -> Results {

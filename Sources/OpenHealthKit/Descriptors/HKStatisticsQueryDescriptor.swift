@@ -25,6 +25,6 @@ public struct HKStatisticsQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
             throw HKError.invalidArgument("statistics need a quantity type; \(predicate.sampleType.identifier) is not one")
         }
         let plan = try StatisticsPlan(type: type, predicate: predicate.nsPredicate, options: options)
-        return try HKStatisticsQuery.statistics(plan, on: healthStore)
+        return try await HKStatisticsQuery.statistics(plan, on: healthStore)
     }
 }

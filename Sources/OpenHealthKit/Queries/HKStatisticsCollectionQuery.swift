@@ -65,8 +65,9 @@ open class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     }
 
     /// A computed collection and the buckets behind it, by interval index (for finding what an update changed).
-    struct Computed: Sendable {
-        let collection: HKStatisticsCollection
+    package struct Computed: Sendable {
+        package let collection: HKStatisticsCollection
+        /// The bucket is `nil` where the daemon computed the statistics (it sends the statistics only).
         let byInterval: [Int: (bucket: StatisticsCalculator.Bucket?, statistics: HKStatistics)]
 
         /// The statistics of the intervals whose values differ from `old`'s, in time order — an interval that lost
@@ -86,12 +87,12 @@ open class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     static func run(_ plan: StatisticsPlan, intervals: StatisticsIntervals, on store: HKHealthStore, live: Bool,
                     first: (HKStatisticsCollection) -> Void, update: (HKStatisticsCollection, [HKStatistics]) -> Void) async throws {
         let updates = live ? try store.sampleStore().changes.subscribe() : nil
-        var current = try compute(plan, intervals: intervals, on: store)
+        var current = try await compute(plan, intervals: intervals, on: store)
         guard !Task.isCancelled else { return }
         first(current.collection)
         guard let updates else { return }
         for await change in updates where change.touches(plan.type.identifier) {
-            let next = try compute(plan, intervals: intervals, on: store)
+            let next = try await compute(plan, intervals: intervals, on: store)
             let changed = next.changes(since: current, plan: plan, intervals: intervals)
             current = next
             guard !changed.isEmpty, !Task.isCancelled else { continue }
@@ -99,9 +100,15 @@ open class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
         }
     }
 
-    /// Computes the collection (shared with `HKStatisticsCollectionQueryDescriptor`).
-    static func compute(_ plan: StatisticsPlan, intervals: StatisticsIntervals, on store: HKHealthStore) throws -> Computed {
-        let loaded = try plan.load(on: store)
+    /// Computes the collection where the store's backend computes it: in this process, or in the daemon (shared with
+    /// `HKStatisticsCollectionQueryDescriptor`).
+    static func compute(_ plan: StatisticsPlan, intervals: StatisticsIntervals, on store: HKHealthStore) async throws -> Computed {
+        try await store.backend().statisticsCollection(plan, intervals: intervals, mergeMode: store.configuration.statisticsMergeMode)
+    }
+
+    /// The collection of the samples an app may see, merged by `mergeMode`.
+    static func compute(_ plan: StatisticsPlan, intervals: StatisticsIntervals, loaded: StatisticsSamples,
+                        mergeMode: HKStatisticsMergeMode) -> Computed {
         let ref = { (t: Double) in Date(timeIntervalSinceReferenceDate: t) }
         let rangeStart = plan.window.start ?? loaded.samples.map(\.start).min().map(ref)
         // The range's end: the window's (exclusive) or the latest instant any sample touches.
@@ -133,7 +140,7 @@ open class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
         }
         if let start = plan.window.start, !borders.isEmpty { borders[0] = max(borders[0], start.timeIntervalSinceReferenceDate) }
         if let end = plan.window.end, !borders.isEmpty { borders[borders.count - 1] = min(borders[borders.count - 1], end.timeIntervalSinceReferenceDate) }
-        let buckets = plan.calculator(for: store).compute(loaded.samples, borders: borders)
+        let buckets = plan.calculator(mergeMode: mergeMode).compute(loaded.samples, borders: borders)
         var byInterval: [Int: (StatisticsCalculator.Bucket?, HKStatistics)] = [:]
         var populated: [Int: HKStatistics] = [:]
         for (offset, bucket) in buckets.enumerated() where bucket.merged != nil {

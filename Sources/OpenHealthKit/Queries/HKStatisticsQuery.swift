@@ -35,9 +35,14 @@ open class HKStatisticsQuery: HKQuery, @unchecked Sendable {
         super.init(objectType: quantityType, predicate: quantitySamplePredicate)
     }
 
-    /// Computes the statistics (shared with `HKStatisticsQueryDescriptor`).
-    static func statistics(_ plan: StatisticsPlan, on store: HKHealthStore) throws -> HKStatistics? {
-        let loaded = try plan.load(on: store)
+    /// Computes the statistics where the store's backend computes them: in this process, or in the daemon (shared with
+    /// `HKStatisticsQueryDescriptor`).
+    static func statistics(_ plan: StatisticsPlan, on store: HKHealthStore) async throws -> HKStatistics? {
+        try await store.backend().statistics(plan, mergeMode: store.configuration.statisticsMergeMode)
+    }
+
+    /// The statistics of the samples an app may see (`nil` when there are none), merged by `mergeMode`.
+    static func statistics(_ plan: StatisticsPlan, loaded: StatisticsSamples, mergeMode: HKStatisticsMergeMode) -> HKStatistics? {
         guard !loaded.samples.isEmpty else { return nil }
         let firstStart = loaded.samples.map(\.start).min()!, lastEnd = loaded.samples.map(\.end).max()!
         let start = plan.window.start?.timeIntervalSinceReferenceDate ?? firstStart
@@ -46,7 +51,7 @@ open class HKStatisticsQuery: HKQuery, @unchecked Sendable {
         guard start <= end else { return nil }
         // The last border lies just past `end` when the window comes from the data, so samples ending there count.
         let borders = [start, plan.window.end == nil ? end.nextUp : end]
-        let bucket = plan.calculator(for: store).compute(loaded.samples, borders: borders).first
+        let bucket = plan.calculator(mergeMode: mergeMode).compute(loaded.samples, borders: borders).first
         return plan.statistics(bucket, start: Date(timeIntervalSinceReferenceDate: start), end: Date(timeIntervalSinceReferenceDate: end),
                                sources: loaded.sources)
     }
@@ -57,7 +62,7 @@ extension HKStatisticsQuery: ExecutableQuery {
         let plan = Result { try StatisticsPlan(type: objectType as! HKQuantityType, predicate: predicate, options: options) }
         let started = Task.detached { [self] in
             do {
-                let statistics = try Self.statistics(try plan.get(), on: store)
+                let statistics = try await Self.statistics(try plan.get(), on: store)
                 guard !Task.isCancelled else { return }
                 // As HealthKit: no sample the app may see matches, so no statistics and errorNoData, whatever the reason.
                 guard let statistics else {

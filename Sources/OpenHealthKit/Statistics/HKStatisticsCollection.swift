@@ -18,7 +18,7 @@ public final class HKStatisticsCollection: NSObject, Sendable {
     private let quantityType: HKQuantityType
     private let options: HKStatisticsOptions
     /// The indices of the intervals the query computed (its date range), or `nil` when it had none.
-    private let range: ClosedRange<Int>?
+    package let range: ClosedRange<Int>?
     /// The intervals with data, by index, and their indices in time order.
     private let populated: [Int: HKStatistics]
     private let order: [Int]

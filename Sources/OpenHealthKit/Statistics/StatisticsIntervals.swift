@@ -3,16 +3,16 @@ import Foundation
 /// The intervals of a statistics collection: interval k is `[anchor + k·components, anchor + (k+1)·components)`,
 /// each computed from the anchor with the calendar (so no drift, month ends clamp relative to the anchor, and
 /// days follow the wall clock: 23 or 25 hours on DST days), half-open.
-struct StatisticsIntervals: Sendable {
-    let anchor: Date
-    let components: DateComponents
-    let calendar: Calendar
+package struct StatisticsIntervals: Sendable {
+    package let anchor: Date
+    package let components: DateComponents
+    package let calendar: Calendar
     /// Roughly one interval, to guess an index before correcting it.
     private let approximateLength: Double
 
     private static let fields: [Calendar.Component] = [.era, .year, .month, .weekOfYear, .day, .hour, .minute, .second, .nanosecond]
 
-    init(anchor: Date, components: DateComponents, calendar: Calendar) throws {
+    package init(anchor: Date, components: DateComponents, calendar: Calendar) throws {
         let values = Self.fields.compactMap { components.value(for: $0) }
         guard !values.isEmpty, values.allSatisfy({ $0 >= 0 }), values.contains(where: { $0 > 0 }) else {
             throw HKError.invalidArgument(

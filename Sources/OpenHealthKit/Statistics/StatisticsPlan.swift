@@ -1,21 +1,26 @@
 import Foundation
-import HealthStore
+package import HealthStore
 
 /// A statistics query ready to run, shared by the statistics and statistics-collection queries and their
-/// descriptors: the type, the compiled predicate, validated options, and the time window the predicate sets.
-struct StatisticsPlan: Sendable {
-    let type: HKQuantityType
-    let filter: SampleFilter?
-    let options: HKStatisticsOptions
+/// descriptors, in an app or in the daemon: the type, the compiled predicate, validated options, and the time window
+/// the predicate sets.
+package struct StatisticsPlan: Sendable {
+    package let type: HKQuantityType
+    package let filter: SampleFilter?
+    package let options: HKStatisticsOptions
     /// Where an overlap date-range predicate (`predicateForSamples(withStart:end:)` with no options, alone or in
     /// an AND) bounds the samples: cumulative samples crossing these bounds count only for their inside part.
     let window: (start: Date?, end: Date?)
 
     init(type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions) throws {
+        try self.init(type: type, filter: try SampleFilter(optional: predicate), options: options)
+    }
+
+    /// A plan from a predicate compiled already (the daemon's, from the app's request).
+    package init(type: HKQuantityType, filter: SampleFilter?, options: HKStatisticsOptions) throws {
         try StatisticsCalculator.validate(options, for: type)
         self.type = type
         self.options = options
-        let filter = try SampleFilter(optional: predicate)
         self.filter = filter
         self.window = filter.map(Self.window(of:)) ?? (nil, nil)
     }
@@ -37,18 +42,16 @@ struct StatisticsPlan: Sendable {
         }
     }
 
-    /// The samples the store's app may see, within the window.
-    func load(on store: HKHealthStore, from: Date? = nil, to: Date? = nil) throws -> StatisticsSamples {
-        let lower = [from, window.start].compactMap { $0 }.max(), upper = [to, window.end].compactMap { $0 }.min()
-        return try store.sampleStore().statisticsSamples(
-            of: type, matching: filter, visibleTo: store.configuration.app.bundleIdentifier,
-            from: lower?.timeIntervalSinceReferenceDate, to: upper?.timeIntervalSinceReferenceDate)
+    /// The samples `app` may see, within the window.
+    func load(from samples: SampleStore, app: String) throws -> StatisticsSamples {
+        try samples.statisticsSamples(of: type, matching: filter, visibleTo: app,
+                                      from: window.start?.timeIntervalSinceReferenceDate, to: window.end?.timeIntervalSinceReferenceDate)
     }
 
-    /// The calculator for this plan, merging sources as `store` is configured to.
-    func calculator(for store: HKHealthStore) -> StatisticsCalculator {
+    /// The calculator for this plan, merging sources by `mergeMode`.
+    func calculator(mergeMode: HKStatisticsMergeMode) -> StatisticsCalculator {
         var calculator = StatisticsCalculator(style: type.aggregationStyle, options: options)
-        calculator.mergeMode = store.configuration.statisticsMergeMode
+        calculator.mergeMode = mergeMode
         if type.aggregationStyle == .discreteEquivalentContinuousLevel {
             let decibels = HKUnit.decibelAWeightedSoundPressureLevel()
             calculator.toLevel = { (try? decibels.fromBase($0)) ?? 0 }

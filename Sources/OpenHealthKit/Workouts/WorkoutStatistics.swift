@@ -21,7 +21,7 @@ enum WorkoutStatistics {
                                                    end: sample.endDate.timeIntervalSinceReferenceDate,
                                                    value: value, sourceRank: 0, savedAt: Double(index))
             }
-            let bucket = plan.calculator(for: store).compute(
+            let bucket = plan.calculator(mergeMode: store.configuration.statisticsMergeMode).compute(
                 calculatorSamples, borders: [start.timeIntervalSinceReferenceDate, end.timeIntervalSinceReferenceDate]).first
             result[type] = plan.statistics(bucket, start: start, end: end, sources: [])
         }
