@@ -99,6 +99,11 @@ package enum WireSample {
         object is HKQuantitySample || object is HKCategorySample
     }
 
+    /// Whether the samples of `type` can travel as `Sample`s.
+    package static func carries(_ type: HKSampleType) -> Bool {
+        type is HKQuantityType || type is HKCategoryType
+    }
+
     /// `sample` as the API's JSON.
     package static func wire(_ sample: HKSample) -> Sample {
         var wire = Sample(uuid: sample.uuid.uuidString, _type: sample.sampleType.identifier, startDate: sample.startDate, endDate: sample.endDate)

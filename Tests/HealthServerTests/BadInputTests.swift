@@ -102,6 +102,29 @@ struct BadInputTests {
         }
     }
 
+    /// An anchored query the daemon cannot run — an anchor it did not make, two anchors, a type whose samples the API
+    /// does not carry yet, no type at all — is 400 naming the field; so is a sample query of such a type.
+    @Test(arguments: [
+        (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"}],"anchor":"not base64!"}"#, "/anchor" as String?),
+        (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"}],"anchor":"AAAA"}"#, nil),
+        (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"}],"anchor":"AAAA","anchorValue":3}"#, "/anchorValue"),
+        (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"},{"type":"HKWorkoutTypeIdentifier"}]}"#, "/queries/1/type"),
+        (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount","predicate":{"kind":"nope"}}]}"#, "/queries/0/predicate/kind"),
+        (#"{"queries":[]}"#, "/queries"),
+    ])
+    func aBadAnchoredQueryIs400(body: String, field: String?) async throws {
+        try await DaemonHarness.with { daemon in
+            let steps = HKQuantityType(.stepCount)
+            let token = try await daemon.connect("com.example.anchors", share: [steps], read: [steps])
+            let answer = try await daemon.raw(.POST, "/v1/queries/anchored", body: body, token: token)
+            #expect(answer.status == 400 && answer.header("content-type") == "application/problem+json", "\(answer.status) \(answer.body)")
+            if let field { #expect(answer.json["field"] as? String == field, "\(answer.body)") }
+            #expect(answer.json["code"] as? Int == HKError.Code.errorInvalidArgument.rawValue, "\(answer.body)")
+            let workouts = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"HKWorkoutTypeIdentifier"}"#, token: token)
+            #expect(workouts.status == 400 && workouts.json["field"] as? String == "/type", "\(workouts.body)")
+        }
+    }
+
     /// A path the API has, with a method it does not take: 405 with the methods it does (RFC 9110); no such path: 404.
     @Test func aMethodThePathDoesNotTakeIs405() async throws {
         try await DaemonHarness.with { daemon in

@@ -286,6 +286,52 @@ struct RemoteStoreTests {
         }
     }
 
+    @Test(arguments: Backend.allCases)
+    func anchoredQueriesReportEachChangeOnceAndTheirAnchorsRevealNothing(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let store = try await session.app(.steps, answering: .init(default: .allow, read: [heartRate.identifier: .deny]))
+            try await store.requestAuthorization(toShare: [steps, heartRate], read: [steps, heartRate])
+            let mine = [stepSample(1, at: 1, metadata: [HKMetadataKeySyncIdentifier: "walk-1", HKMetadataKeySyncVersion: 3]), stepSample(2, at: 2), stepSample(3, at: 3)]
+            try await store.save(mine)
+            func changes(_ types: [HKQuantityType], after anchor: HKQueryAnchor?, limit: Int? = nil, _ predicate: NSPredicate? = nil) async throws
+                -> HKAnchoredObjectQueryDescriptor<HKQuantitySample>.Result {
+                try await HKAnchoredObjectQueryDescriptor(predicates: types.map { .quantitySample(type: $0, predicate: predicate) }, anchor: anchor,
+                                                          limit: limit).result(for: store)
+            }
+            let first = try await changes([steps], after: nil, limit: 2)
+            #expect(first.addedSamples.map(\.uuid) == [mine[0].uuid, mine[1].uuid] && first.deletedObjects.isEmpty)
+            let second = try await changes([steps], after: first.newAnchor)
+            #expect(second.addedSamples.map(\.uuid) == [mine[2].uuid])
+            // A predicate applies to what is reported.
+            #expect(try await changes([steps], after: nil, HKQuery.predicateForQuantitySamples(with: .greaterThan, quantity: HKQuantity(unit: .count(), doubleValue: 1)))
+                .addedSamples.map(\.uuid) == [mine[1].uuid, mine[2].uuid])
+            // Another app's heart rates, which this app may not read, change nothing it can see: same anchor, nothing reported.
+            let other = try await session.app(.other, answering: .allowAll)
+            try await other.requestAuthorization(toShare: [heartRate], read: [])
+            try await other.save(HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 70), start: base, end: base))
+            let quiet = try await changes([steps, heartRate], after: second.newAnchor)
+            #expect(quiet.addedSamples.isEmpty && quiet.deletedObjects.isEmpty)
+            #expect(quiet.newAnchor == second.newAnchor)
+            // A deletion is reported once, with the sync metadata the sample carried.
+            try await store.delete(mine[0])
+            let third = try await changes([steps], after: quiet.newAnchor)
+            #expect(third.deletedObjects.map(\.uuid) == [mine[0].uuid])
+            #expect(third.deletedObjects.first?.metadata?[HKMetadataKeySyncIdentifier] as? String == "walk-1")
+            #expect(try await changes([steps], after: third.newAnchor).deletedObjects.isEmpty)
+            // An anchor made for another app means nothing here.
+            let othersAnchor = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: heartRate)], anchor: nil).result(for: other).newAnchor
+            await #expect(throws: HKError(.errorInvalidArgument)) { _ = try await changes([steps], after: othersAnchor) }
+            // HealthKit's first API, with integer anchors.
+            let (found, next): ([HKSample], Int) = try await withCheckedThrowingContinuation { continuation in
+                store.execute(HKAnchoredObjectQuery(type: steps, predicate: nil, anchor: Int(HKAnchoredObjectQueryNoAnchor), limit: 1) { _, samples, anchor, error in
+                    if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: (samples ?? [], anchor)) }
+                })
+            }
+            #expect(found.map(\.uuid) == [mine[1].uuid])
+            #expect(try await changes([steps], after: HKQueryAnchor(fromValue: next)).addedSamples.map(\.uuid) == [mine[2].uuid])
+        }
+    }
+
     // MARK: - Through the daemon only
 
     @Test func aRevokedAppIsRefusedOnItsVeryNextCall() async throws {
@@ -341,6 +387,10 @@ struct RemoteStoreTests {
             let store = try await session.app(.steps, answering: .allowAll)
             try await store.requestAuthorization(toShare: [steps], read: [steps])
             let refusal = #expect(throws: HKError.self) { _ = try store.biologicalSex() }
+            // Samples the wire does not carry yet are refused, not sent back bare.
+            let workouts = await #expect(throws: HKError.self) { _ = try await query(store, HKObjectType.workoutType()) }
+            #expect(workouts?.code == .errorHealthDataUnavailable)
+            #expect(workouts?.message.contains("do not go through the health daemon yet") == true)
             #expect(refusal?.code == .errorHealthDataUnavailable)
             #expect(refusal?.message.contains("does not go through the health daemon yet") == true)
         }

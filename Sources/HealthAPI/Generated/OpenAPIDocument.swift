@@ -530,6 +530,80 @@ package enum OpenAPIDocument {
         }
       }
     },
+    "/v1/queries/anchored": {
+      "post": {
+        "operationId": "queryAnchoredObjects",
+        "tags": [
+          "queries"
+        ],
+        "summary": "HKAnchoredObjectQuery: the samples saved and the objects deleted after an anchor, among what the app may read, and the anchor that follows.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AnchoredQuery"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "What changed, and the next anchor.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AnchoredChanges"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/v1/queries/statistics": {
       "post": {
         "operationId": "queryStatistics",
@@ -1746,6 +1820,107 @@ package enum OpenAPIDocument {
             "type": "integer"
           },
           "last": {
+            "type": "integer"
+          }
+        }
+      },
+      "AnchoredQuery": {
+        "type": "object",
+        "required": [
+          "queries"
+        ],
+        "additionalProperties": false,
+        "description": "HKAnchoredObjectQuery: one or more types, each with an optional predicate; the anchor of the previous answer (absent: from the start), or the integer anchor of HealthKit's first API; a limit.",
+        "properties": {
+          "queries": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 64,
+            "items": {
+              "$ref": "#/components/schemas/AnchoredQueryPart"
+            }
+          },
+          "anchor": {
+            "type": "string",
+            "maxLength": 256,
+            "description": "The opaque anchor of an earlier answer (base64), made by this daemon for this app; any other is refused."
+          },
+          "anchorValue": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "An integer anchor of HealthKit's deprecated API (anchorValue of an earlier answer; 0 from the start)."
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "0: no limit (HKObjectQueryNoLimit). Samples first, then deleted objects."
+          }
+        }
+      },
+      "AnchoredQueryPart": {
+        "type": "object",
+        "required": [
+          "type"
+        ],
+        "additionalProperties": false,
+        "description": "HKQueryDescriptor: a sample type and an optional predicate.",
+        "properties": {
+          "type": {
+            "type": "string",
+            "description": "A quantity or category type identifier."
+          },
+          "predicate": {
+            "$ref": "#/components/schemas/Predicate"
+          }
+        }
+      },
+      "AnchoredChanges": {
+        "type": "object",
+        "required": [
+          "samples",
+          "deletedObjects",
+          "anchor",
+          "anchorValue"
+        ],
+        "description": "What changed after the request's anchor, oldest first, and where the next query continues.",
+        "properties": {
+          "samples": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Sample"
+            }
+          },
+          "deletedObjects": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DeletedObject"
+            }
+          },
+          "anchor": {
+            "type": "string",
+            "description": "The opaque anchor to send next (HKQueryAnchor)."
+          },
+          "anchorValue": {
+            "type": "integer",
+            "description": "The integer anchor of HealthKit's deprecated API for the same place."
+          }
+        }
+      },
+      "DeletedObject": {
+        "type": "object",
+        "required": [
+          "uuid"
+        ],
+        "description": "HKDeletedObject: the deleted sample's UUID and the sync metadata it carried.",
+        "properties": {
+          "uuid": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "syncIdentifier": {
+            "type": "string"
+          },
+          "syncVersion": {
             "type": "integer"
           }
         }

@@ -1791,5 +1791,187 @@ extension Components {
                 ])
             }
         }
+        /// HKAnchoredObjectQuery: one or more types, each with an optional predicate; the anchor of the previous answer (absent: from the start), or the integer anchor of HealthKit's first API; a limit.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AnchoredQuery`.
+        package struct AnchoredQuery: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AnchoredQuery/queries`.
+            package var queries: [Components.Schemas.AnchoredQueryPart]
+            /// The opaque anchor of an earlier answer (base64), made by this daemon for this app; any other is refused.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnchoredQuery/anchor`.
+            package var anchor: Swift.String?
+            /// An integer anchor of HealthKit's deprecated API (anchorValue of an earlier answer; 0 from the start).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnchoredQuery/anchorValue`.
+            package var anchorValue: Swift.Int?
+            /// 0: no limit (HKObjectQueryNoLimit). Samples first, then deleted objects.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnchoredQuery/limit`.
+            package var limit: Swift.Int?
+            /// Creates a new `AnchoredQuery`.
+            ///
+            /// - Parameters:
+            ///   - queries:
+            ///   - anchor: The opaque anchor of an earlier answer (base64), made by this daemon for this app; any other is refused.
+            ///   - anchorValue: An integer anchor of HealthKit's deprecated API (anchorValue of an earlier answer; 0 from the start).
+            ///   - limit: 0: no limit (HKObjectQueryNoLimit). Samples first, then deleted objects.
+            package init(
+                queries: [Components.Schemas.AnchoredQueryPart],
+                anchor: Swift.String? = nil,
+                anchorValue: Swift.Int? = nil,
+                limit: Swift.Int? = nil
+            ) {
+                self.queries = queries
+                self.anchor = anchor
+                self.anchorValue = anchorValue
+                self.limit = limit
+            }
+            package enum CodingKeys: String, CodingKey {
+                case queries
+                case anchor
+                case anchorValue
+                case limit
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.queries = try container.decode(
+                    [Components.Schemas.AnchoredQueryPart].self,
+                    forKey: .queries
+                )
+                self.anchor = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .anchor
+                )
+                self.anchorValue = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .anchorValue
+                )
+                self.limit = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .limit
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "queries",
+                    "anchor",
+                    "anchorValue",
+                    "limit"
+                ])
+            }
+        }
+        /// HKQueryDescriptor: a sample type and an optional predicate.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AnchoredQueryPart`.
+        package struct AnchoredQueryPart: Codable, Hashable, Sendable {
+            /// A quantity or category type identifier.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnchoredQueryPart/type`.
+            package var _type: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AnchoredQueryPart/predicate`.
+            package var predicate: Components.Schemas.Predicate?
+            /// Creates a new `AnchoredQueryPart`.
+            ///
+            /// - Parameters:
+            ///   - _type: A quantity or category type identifier.
+            ///   - predicate:
+            package init(
+                _type: Swift.String,
+                predicate: Components.Schemas.Predicate? = nil
+            ) {
+                self._type = _type
+                self.predicate = predicate
+            }
+            package enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case predicate
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Swift.String.self,
+                    forKey: ._type
+                )
+                self.predicate = try container.decodeIfPresent(
+                    Components.Schemas.Predicate.self,
+                    forKey: .predicate
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "predicate"
+                ])
+            }
+        }
+        /// What changed after the request's anchor, oldest first, and where the next query continues.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AnchoredChanges`.
+        package struct AnchoredChanges: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AnchoredChanges/samples`.
+            package var samples: [Components.Schemas.Sample]
+            /// - Remark: Generated from `#/components/schemas/AnchoredChanges/deletedObjects`.
+            package var deletedObjects: [Components.Schemas.DeletedObject]
+            /// The opaque anchor to send next (HKQueryAnchor).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnchoredChanges/anchor`.
+            package var anchor: Swift.String
+            /// The integer anchor of HealthKit's deprecated API for the same place.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnchoredChanges/anchorValue`.
+            package var anchorValue: Swift.Int
+            /// Creates a new `AnchoredChanges`.
+            ///
+            /// - Parameters:
+            ///   - samples:
+            ///   - deletedObjects:
+            ///   - anchor: The opaque anchor to send next (HKQueryAnchor).
+            ///   - anchorValue: The integer anchor of HealthKit's deprecated API for the same place.
+            package init(
+                samples: [Components.Schemas.Sample],
+                deletedObjects: [Components.Schemas.DeletedObject],
+                anchor: Swift.String,
+                anchorValue: Swift.Int
+            ) {
+                self.samples = samples
+                self.deletedObjects = deletedObjects
+                self.anchor = anchor
+                self.anchorValue = anchorValue
+            }
+            package enum CodingKeys: String, CodingKey {
+                case samples
+                case deletedObjects
+                case anchor
+                case anchorValue
+            }
+        }
+        /// HKDeletedObject: the deleted sample's UUID and the sync metadata it carried.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DeletedObject`.
+        package struct DeletedObject: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DeletedObject/uuid`.
+            package var uuid: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DeletedObject/syncIdentifier`.
+            package var syncIdentifier: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/DeletedObject/syncVersion`.
+            package var syncVersion: Swift.Int?
+            /// Creates a new `DeletedObject`.
+            ///
+            /// - Parameters:
+            ///   - uuid:
+            ///   - syncIdentifier:
+            ///   - syncVersion:
+            package init(
+                uuid: Swift.String,
+                syncIdentifier: Swift.String? = nil,
+                syncVersion: Swift.Int? = nil
+            ) {
+                self.uuid = uuid
+                self.syncIdentifier = syncIdentifier
+                self.syncVersion = syncVersion
+            }
+            package enum CodingKeys: String, CodingKey {
+                case uuid
+                case syncIdentifier
+                case syncVersion
+            }
+        }
     }
 }

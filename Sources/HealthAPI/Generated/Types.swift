@@ -49,6 +49,11 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/queries/samples`.
     /// - Remark: Generated from `#/paths//v1/queries/samples/post(querySamples)`.
     func querySamples(_ input: Operations.QuerySamples.Input) async throws -> Operations.QuerySamples.Output
+    /// HKAnchoredObjectQuery: the samples saved and the objects deleted after an anchor, among what the app may read, and the anchor that follows.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/anchored`.
+    /// - Remark: Generated from `#/paths//v1/queries/anchored/post(queryAnchoredObjects)`.
+    func queryAnchoredObjects(_ input: Operations.QueryAnchoredObjects.Input) async throws -> Operations.QueryAnchoredObjects.Output
     /// Statistics of a quantity type, whole or per calendar interval, over what the app may read.
     ///
     /// - Remark: HTTP `POST /v1/queries/statistics`.
@@ -151,6 +156,19 @@ extension APIProtocol {
         body: Operations.QuerySamples.Input.Body
     ) async throws -> Operations.QuerySamples.Output {
         try await querySamples(Operations.QuerySamples.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// HKAnchoredObjectQuery: the samples saved and the objects deleted after an anchor, among what the app may read, and the anchor that follows.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/anchored`.
+    /// - Remark: Generated from `#/paths//v1/queries/anchored/post(queryAnchoredObjects)`.
+    package func queryAnchoredObjects(
+        headers: Operations.QueryAnchoredObjects.Input.Headers = .init(),
+        body: Operations.QueryAnchoredObjects.Input.Body
+    ) async throws -> Operations.QueryAnchoredObjects.Output {
+        try await queryAnchoredObjects(Operations.QueryAnchoredObjects.Input(
             headers: headers,
             body: body
         ))

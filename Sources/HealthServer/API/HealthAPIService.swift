@@ -166,6 +166,7 @@ struct HealthAPIService: APIProtocol {
         guard let type = HKObjectType.type(forIdentifier: query._type) as? HKSampleType else {
             throw Self.unknownType(query._type, at: "/type")
         }
+        try Self.checkCarried(type, at: "/type")
         return try await logged("query", attempted: [type.identifier: 0]) { store in
             let samples = try await samples(query, of: type, in: store)
             return (.ok(.init(body: .json(.init(samples: samples.map(WireSample.wire))))), [type.identifier: samples.count])

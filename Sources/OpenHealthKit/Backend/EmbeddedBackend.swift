@@ -56,6 +56,12 @@ package struct EmbeddedBackend: HealthBackend {
         return try samples.samples(ofType: type, matching: filter, visibleTo: app.bundleIdentifier, order: order, limit: limit)
     }
 
+    package func anchoredChanges(_ plan: AnchoredPlan, after anchor: HKQueryAnchor?) async throws -> AnchoredPlan.Answer {
+        let seal = try samples.anchorSeal(for: app.bundleIdentifier)
+        return try plan.fetch(from: samples, app: app.bundleIdentifier, after: try anchor?.position(opening: seal) ?? .start, limit: plan.limit,
+                              seal: seal)
+    }
+
     package func statistics(_ plan: StatisticsPlan, mergeMode: HKStatisticsMergeMode) async throws -> HKStatistics? {
         HKStatisticsQuery.statistics(plan, loaded: try plan.load(from: samples, app: app.bundleIdentifier), mergeMode: mergeMode)
     }

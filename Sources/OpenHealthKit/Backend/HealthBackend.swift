@@ -21,6 +21,8 @@ package protocol HealthBackend: Sendable {
     /// The samples of `type` the app may see that match `filter`, in `order` (start date ascending when empty), at
     /// most `limit` (nil: all).
     func samples(of type: HKSampleType, matching filter: SampleFilter?, order: [SampleOrder], limit: Int?) async throws -> [HKSample]
+    /// What changed after `anchor` (from the start when nil) among what the app may see, with the anchor that follows.
+    func anchoredChanges(_ plan: AnchoredPlan, after anchor: HKQueryAnchor?) async throws -> AnchoredPlan.Answer
     /// The statistics of what the app may see that `plan` selects (`nil`: no such sample), sources merged by `mergeMode`.
     func statistics(_ plan: StatisticsPlan, mergeMode: HKStatisticsMergeMode) async throws -> HKStatistics?
     /// The same per interval: a statistics collection.

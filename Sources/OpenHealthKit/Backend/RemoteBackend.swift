@@ -116,15 +116,50 @@ package struct RemoteBackend: HealthBackend {
     // MARK: - Queries
 
     package func samples(of type: HKSampleType, matching filter: SampleFilter?, order: [SampleOrder], limit: Int?) async throws -> [HKSample] {
+        try checkCarried(type)
         let query = Components.Schemas.SampleQuery(
             _type: type.identifier, limit: limit ?? 0, predicate: try filter.map(WirePredicate.wire),
             sort: order.isEmpty ? nil : order.map { .init(key: .init(rawValue: $0.key.rawValue) ?? .startDate, ascending: $0.ascending) })
         let list = try await call { try await client.querySamples(body: .json(query)).ok.body.json }
-        do {
-            return try WireSample.stored(list.samples)
-        } catch let error as WireFieldError {
-            throw HKError(.errorDatabaseInaccessible, "the health daemon at \(server.address) sent a sample this version cannot read (\(error.field): \(error.message))")
+        return try stored(list.samples)
+    }
+
+    package func anchoredChanges(_ plan: AnchoredPlan, after anchor: HKQueryAnchor?) async throws -> AnchoredPlan.Answer {
+        for part in plan.queries { try checkCarried(part.type) }
+        let form = anchor?.wireForm
+        let query = Components.Schemas.AnchoredQuery(
+            queries: try plan.queries.map { .init(_type: $0.type.identifier, predicate: try $0.filter.map(WirePredicate.wire)) },
+            anchor: form?.sealed?.base64EncodedString(), anchorValue: form?.value, limit: plan.limit ?? 0)
+        let changes = try await call { try await client.queryAnchoredObjects(body: .json(query)).ok.body.json }
+        let samples = try stored(changes.samples)
+        let deleted = try changes.deletedObjects.enumerated().map { index, wire in
+            guard let uuid = UUID(uuidString: wire.uuid) else { throw unreadable("/deletedObjects/\(index)/uuid", "not a UUID") }
+            var metadata: [String: HKMetadataValue] = [:]
+            if let identifier = wire.syncIdentifier { metadata[HKMetadataKeySyncIdentifier] = .string(identifier) }
+            if let version = wire.syncVersion { metadata[HKMetadataKeySyncVersion] = .integer(version) }
+            return HKDeletedObject(uuid: uuid, metadata: metadata.isEmpty ? nil : metadata)
         }
+        guard let sealed = Data(base64Encoded: changes.anchor) else { throw unreadable("/anchor", "not base64") }
+        return .init(samples: samples, deleted: deleted, position: nil, anchor: .sealed(sealed), integerAnchor: changes.anchorValue)
+    }
+
+    /// Samples of types the API does not carry yet fail here, saying so, rather than come back as bare samples.
+    private func checkCarried(_ type: HKSampleType) throws {
+        guard WireSample.carries(type) else {
+            throw HKError(.errorHealthDataUnavailable, "\(type.identifier) samples do not go through the health daemon yet (quantity and category samples do)")
+        }
+    }
+
+    private func stored(_ samples: [Components.Schemas.Sample]) throws -> [HKSample] {
+        do {
+            return try WireSample.stored(samples)
+        } catch let error as WireFieldError {
+            throw unreadable(error.field, error.message)
+        }
+    }
+
+    private func unreadable(_ field: String, _ message: String) -> HKError {
+        HKError(.errorDatabaseInaccessible, "the health daemon at \(server.address) sent an answer this version cannot read (\(field): \(message))")
     }
 
     package func statistics(_ plan: StatisticsPlan, mergeMode: HKStatisticsMergeMode) async throws -> HKStatistics? {
@@ -175,7 +210,7 @@ package struct RemoteBackend: HealthBackend {
         do {
             return try WireStatistics.stored(wires, type: plan.type, separateBySource: plan.options.contains(.separateBySource))
         } catch let error as WireFieldError {
-            throw HKError(.errorDatabaseInaccessible, "the health daemon at \(server.address) sent statistics this version cannot read (\(error.field): \(error.message))")
+            throw unreadable(error.field, error.message)
         }
     }
 

@@ -57,7 +57,7 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, H
     }
 
     public func result(for healthStore: HKHealthStore) async throws -> Result {
-        Result(try plan().fetch(on: healthStore, after: anchor))
+        Result(try await plan().fetch(on: healthStore, after: anchor))
     }
 
     public func results(for healthStore: HKHealthStore) -> Results {

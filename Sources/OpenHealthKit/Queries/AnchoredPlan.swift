@@ -1,16 +1,21 @@
 import Foundation
-import HealthStore
+package import HealthStore
 
-/// An anchored query ready to run (shared by `HKAnchoredObjectQuery` and its descriptor): the types with their
-/// compiled predicates and the limit, all Sendable.
-struct AnchoredPlan: Sendable {
-    let queries: [QueryPart]
-    let limit: Int?
+/// An anchored query ready to run (shared by `HKAnchoredObjectQuery` and its descriptor, in an app or in the daemon):
+/// the types with their compiled predicates and the limit, all Sendable.
+package struct AnchoredPlan: Sendable {
+    package let queries: [QueryPart]
+    package let limit: Int?
 
     /// One type and its compiled predicate.
-    struct QueryPart: Sendable {
-        let type: HKSampleType
-        let filter: SampleFilter?
+    package struct QueryPart: Sendable {
+        package let type: HKSampleType
+        package let filter: SampleFilter?
+
+        package init(type: HKSampleType, filter: SampleFilter?) {
+            self.type = type
+            self.filter = filter
+        }
     }
 
     init(_ parts: [(HKSampleType, NSPredicate?)], limit: Int) throws {
@@ -20,30 +25,43 @@ struct AnchoredPlan: Sendable {
         self.limit = limit == HKObjectQueryNoLimit ? nil : limit
     }
 
+    /// A plan of compiled parts (the daemon's, from an app's request).
+    package init(parts: [QueryPart], limit: Int?) {
+        self.queries = parts
+        self.limit = limit
+    }
+
     var typeIdentifiers: Set<String> { Set(queries.map(\.type.identifier)) }
 
     /// One answer as the app gets it: what changed, and the sealed anchor to continue from.
-    struct Answer: Sendable {
-        let samples: [HKSample]
-        let deleted: [HKDeletedObject]
-        /// Where the next query continues (never shown to the app).
-        let position: AnchorPosition
+    package struct Answer: Sendable {
+        package let samples: [HKSample]
+        package let deleted: [HKDeletedObject]
+        /// Where the next query continues (never shown to the app); `nil` when the daemon answered.
+        let position: AnchorPosition?
         /// The anchor the app gets for `position`.
-        let anchor: HKQueryAnchor
+        package let anchor: HKQueryAnchor
         /// The integer anchor of the deprecated API for `position`.
-        let integerAnchor: Int
+        package let integerAnchor: Int
+
+        init(samples: [HKSample], deleted: [HKDeletedObject], position: AnchorPosition?, anchor: HKQueryAnchor, integerAnchor: Int) {
+            self.samples = samples
+            self.deleted = deleted
+            self.position = position
+            self.anchor = anchor
+            self.integerAnchor = integerAnchor
+        }
     }
 
-    /// What changed after `anchor` (from the start when nil) as the store's app may see it, once.
-    func fetch(on store: HKHealthStore, after anchor: HKQueryAnchor?) throws -> Answer {
-        let seal = try store.sampleStore().anchorSeal(for: store.configuration.app.bundleIdentifier)
-        return try fetch(on: store, after: try anchor?.position(opening: seal) ?? .start, limit: limit, seal: seal)
+    /// What changed after `anchor` (from the start when nil) as the store's app may see it, once: in this process or
+    /// in the daemon, as the store's backend answers.
+    func fetch(on store: HKHealthStore, after anchor: HKQueryAnchor?) async throws -> Answer {
+        try await store.backend().anchoredChanges(self, after: anchor)
     }
 
-    private func fetch(on store: HKHealthStore, after position: AnchorPosition, limit: Int?, seal: AnchorSeal) throws -> Answer {
-        let changes = try store.sampleStore().anchoredChanges(queries.map { ($0.type, $0.filter) },
-                                                              visibleTo: store.configuration.app.bundleIdentifier,
-                                                              after: position, limit: limit)
+    /// What changed after `position` as `app` may see it, with the anchor sealed for it.
+    func fetch(from samples: SampleStore, app: String, after position: AnchorPosition, limit: Int?, seal: AnchorSeal) throws -> Answer {
+        let changes = try samples.anchoredChanges(queries.map { ($0.type, $0.filter) }, visibleTo: app, after: position, limit: limit)
         return Answer(samples: changes.samples, deleted: changes.deleted, position: changes.position,
                       anchor: HKQueryAnchor(.sealed(seal.seal(changes.position))),
                       integerAnchor: seal.value(ofSample: changes.position.sample))
@@ -53,15 +71,20 @@ struct AnchoredPlan: Sendable {
     /// and `update` get each answer; updates are unlimited.
     func run(on store: HKHealthStore, from anchor: HKQueryAnchor?, live: Bool,
              first: (Answer) -> Void, update: (Answer) -> Void) async throws {
-        let seal = try store.sampleStore().anchorSeal(for: store.configuration.app.bundleIdentifier)
+        guard live else {
+            let answer = try await fetch(on: store, after: anchor)
+            guard !Task.isCancelled else { return }
+            return first(answer)
+        }
+        let samples = try store.sampleStore(), app = store.configuration.app.bundleIdentifier
+        let seal = try samples.anchorSeal(for: app)
         let start = try anchor?.position(opening: seal) ?? .start
-        let updates = live ? try store.sampleStore().changes.subscribe() : nil
-        var answer = try fetch(on: store, after: start, limit: limit, seal: seal)
+        let updates = try samples.changes.subscribe()
+        var answer = try fetch(from: samples, app: app, after: start, limit: limit, seal: seal)
         guard !Task.isCancelled else { return }
         first(answer)
-        guard let updates else { return }
         for await change in updates where !change.touched(among: typeIdentifiers).isEmpty {
-            let next = try fetch(on: store, after: answer.position, limit: nil, seal: seal)
+            let next = try fetch(from: samples, app: app, after: answer.position ?? start, limit: nil, seal: seal)
             guard !Task.isCancelled else { return }
             guard !next.samples.isEmpty || !next.deleted.isEmpty else { continue }
             answer = next

@@ -31,6 +31,17 @@ open class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, Codable, @uncheck
         self.init(.value(value))
     }
 
+    /// The anchor the daemon sealed for the app, from its bytes on the wire.
+    package static func sealed(_ data: Data) -> HKQueryAnchor { HKQueryAnchor(.sealed(data)) }
+
+    /// The sealed bytes (what travels to and from the daemon), or the integer of HealthKit's first API.
+    package var wireForm: (sealed: Data?, value: Int?) {
+        switch form {
+        case .value(let value): (nil, value)
+        case .sealed(let data): (data, nil)
+        }
+    }
+
     /// The store position this anchor stands for, when `seal` is the querying app's.
     func position(opening seal: AnchorSeal) throws -> AnchorPosition {
         switch form {

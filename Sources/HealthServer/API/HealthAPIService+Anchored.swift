@@ -1,0 +1,65 @@
+import Foundation
+import HealthAPI
+import HealthModel
+import OpenHealthKit
+
+/// Anchored queries through the daemon: what changed after an anchor, as the calling app's embedded
+/// `HKAnchoredObjectQuery` would answer. Anchors stay opaque: sealed by the store for this app, so an app learns from
+/// one nothing about rows it may not see, and one made for another app or another store is refused.
+extension HealthAPIService {
+    func queryAnchoredObjects(_ input: Operations.QueryAnchoredObjects.Input) async throws -> Operations.QueryAnchoredObjects.Output {
+        let query = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        let parts = try query.queries.enumerated().map { index, part in
+            let pointer = "/queries/\(index)"
+            guard let type = HKObjectType.type(forIdentifier: part._type) as? HKSampleType else {
+                throw Self.unknownType(part._type, at: pointer + "/type", kind: "sample type")
+            }
+            try Self.checkCarried(type, at: pointer + "/type")
+            return AnchoredPlan.QueryPart(type: type, filter: try part.predicate.map { try Self.filter($0, at: pointer + "/predicate") })
+        }
+        var anchor: HKQueryAnchor?
+        switch (query.anchor, query.anchorValue) {
+        case (let text?, nil):
+            guard let sealed = Data(base64Encoded: text) else {
+                throw Problem(.badRequest, "invalid anchor", detail: "/anchor: not an anchor this daemon gave (base64 expected)",
+                              code: .errorInvalidArgument, field: "/anchor")
+            }
+            anchor = .sealed(sealed)
+        case (nil, let value?):
+            anchor = HKQueryAnchor(fromValue: value)
+        case (nil, nil):
+            anchor = nil
+        case (_?, _?):
+            throw Problem(.badRequest, "two anchors", detail: "/anchorValue: give anchor or anchorValue, not both", code: .errorInvalidArgument,
+                          field: "/anchorValue")
+        }
+        let plan = AnchoredPlan(parts: parts, limit: query.limit.flatMap { $0 > 0 ? $0 : nil })
+        let attempted = Dictionary(parts.map { ($0.type.identifier, 0) }, uniquingKeysWith: { $1 })
+        return try await logged("anchoredQuery", attempted: attempted) { store in
+            let answer = try await store.backend().anchoredChanges(plan, after: anchor)
+            var counts = attempted
+            for sample in answer.samples { counts[sample.sampleType.identifier, default: 0] += 1 }
+            let changes = Components.Schemas.AnchoredChanges(
+                samples: answer.samples.map(WireSample.wire), deletedObjects: answer.deleted.map(Self.wire),
+                anchor: answer.anchor.wireForm.sealed?.base64EncodedString() ?? "", anchorValue: answer.integerAnchor)
+            return (.ok(.init(body: .json(changes))), counts)
+        }
+    }
+
+    /// A 400 for a type whose samples the API does not carry yet (workouts, correlations, clinical records and the
+    /// rest): answering them as bare samples would drop what makes them what they are.
+    static func checkCarried(_ type: HKSampleType, at pointer: String) throws {
+        guard WireSample.carries(type) else {
+            throw Problem(.badRequest, "type not served yet",
+                          detail: "\(pointer): \(type.identifier) samples do not go through the daemon yet (quantity and category samples do)",
+                          code: .errorInvalidArgument, field: pointer)
+        }
+    }
+
+    private static func wire(_ deleted: HKDeletedObject) -> Components.Schemas.DeletedObject {
+        var syncIdentifier: String?, syncVersion: Int?
+        if case .string(let identifier)? = deleted.metadataValues?[HKMetadataKeySyncIdentifier] { syncIdentifier = identifier }
+        if case .integer(let version)? = deleted.metadataValues?[HKMetadataKeySyncVersion] { syncVersion = version }
+        return .init(uuid: deleted.uuid.uuidString, syncIdentifier: syncIdentifier, syncVersion: syncVersion)
+    }
+}
