@@ -8,9 +8,10 @@ Usage, from the repository root:
     python3 Benchmarks/Scripts/remote_query.py .build-release/release/health
 
 It makes the year store QueryBenchmarks uses ($OHK_BENCH_STORE, default /tmp/ohk-bench-year) with `health generate` if
-it is not there, starts `health serve` on it, registers an app (the person approves it and lets it read heart rate),
-claims its token, and runs QueryBenchmarks' two "First 100 heart-rate samples" benchmarks with the daemon's socket and
-the token in OHK_BENCH_SERVER and OHK_BENCH_TOKEN.
+it is not there, starts `health serve` on it, registers an app (the person approves it and lets it read heart rate and steps),
+claims its token, and runs QueryBenchmarks' "First 100 heart-rate samples" and "Daily merged step totals for a year"
+benchmarks, each embedded and remote, with the daemon's socket and the token in OHK_BENCH_SERVER and OHK_BENCH_TOKEN
+(OHK_BENCH_FILTER picks other benchmarks).
 """
 import os
 import subprocess
@@ -31,10 +32,10 @@ folder = tempfile.mkdtemp(prefix="ohk-remote-")
 socket = os.path.join(folder, "d.sock")
 daemon = Daemon(health, store, socket)
 try:
-    token = daemon.connect("com.example.remote-reader", "Remote reader", [["heartRate", "--read", "allow"]])
+    token = daemon.connect("com.example.remote-reader", "Remote reader", [["heartRate", "--read", "allow"], ["stepCount", "--read", "allow"]])
     environment = dict(os.environ, OHK_BENCH_STORE=store, OHK_BENCH_SERVER=socket, OHK_BENCH_TOKEN=token)
     benchmarks = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    subprocess.run(["swift", "package", "--disable-sandbox", "benchmark", "--target", "QueryBenchmarks", "--filter", os.environ.get("OHK_BENCH_FILTER", "First 100 heart-rate.*")],
+    subprocess.run(["swift", "package", "--disable-sandbox", "benchmark", "--target", "QueryBenchmarks", "--filter", os.environ.get("OHK_BENCH_FILTER", "(First 100 heart-rate|Daily merged step totals for a year: HKStatistics).*")],
                    cwd=benchmarks, env=environment, check=True)
 finally:
     daemon.stop()

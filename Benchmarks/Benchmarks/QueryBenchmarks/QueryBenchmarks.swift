@@ -124,6 +124,17 @@ let benchmarks: @Sendable () -> Void = {
     // and connected an app (its Unix socket and token in OHK_BENCH_SERVER and OHK_BENCH_TOKEN): the remote HKHealthStore.
     let environment = ProcessInfo.processInfo.environment
     if let server = environment["OHK_BENCH_SERVER"], let token = environment["OHK_BENCH_TOKEN"] {
+        // The daemon computes the statistics and sends 365 days, not the samples behind them.
+        Benchmark("Daily merged step totals for a year: HKStatisticsCollectionQuery through health serve (remote HKHealthStore)") { benchmark in
+            _ = try await yearStore()
+            let store = HKHealthStore(configuration: .init(server: .init(address: server, token: token)))
+            benchmark.startMeasurement()
+            let days = try await dailySteps(store)
+            benchmark.stopMeasurement()
+            precondition(days.statistics().count == 365, "the daemon gave \(days.statistics().count) days, not 365")
+            blackHole(days.statistics().count)
+        }
+
         Benchmark("First 100 heart-rate samples in a date range: HKSampleQuery through health serve (remote HKHealthStore)",
                   configuration: .init(metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 10,
                                        maxDuration: .seconds(20), maxIterations: 1000)) { benchmark in
