@@ -96,7 +96,7 @@ package enum WireSample {
 
     /// Whether `sample` can travel as a `Sample` (quantity and category samples, for now).
     package static func canCarry(_ object: HKObject) -> Bool {
-        object is HKQuantitySample || object is HKCategorySample
+        (object as? HKSample).map { carries($0.sampleType) } ?? false
     }
 
     /// Whether the samples of `type` can travel as `Sample`s.

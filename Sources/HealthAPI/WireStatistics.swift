@@ -25,6 +25,32 @@ package enum WireStatistics {
             })
     }
 
+    /// Each statistics option and its name on the wire.
+    private static let options: [(HKStatisticsOptions, Components.Schemas.StatisticsOption)] = [
+        (.cumulativeSum, .cumulativeSum), (.discreteAverage, .discreteAverage), (.discreteMin, .discreteMin), (.discreteMax, .discreteMax),
+        (.mostRecent, .mostRecent), (.duration, .duration), (.separateBySource, .separateBySource),
+    ]
+
+    package static func wire(_ options: HKStatisticsOptions) -> [Components.Schemas.StatisticsOption] {
+        Self.options.filter { options.contains($0.0) }.map(\.1)
+    }
+
+    package static func options(_ wire: [Components.Schemas.StatisticsOption]) -> HKStatisticsOptions {
+        HKStatisticsOptions(Self.options.filter { wire.contains($0.1) }.map(\.0))
+    }
+
+    /// A collection's interval components on the wire: `nil` for what the wire does not count in (eras, nanoseconds).
+    package static func wire(_ components: DateComponents) -> Components.Schemas.IntervalComponents? {
+        guard (components.nanosecond ?? 0) == 0, (components.era ?? 0) == 0 else { return nil }
+        return .init(year: components.year, month: components.month, weekOfYear: components.weekOfYear, day: components.day,
+                     hour: components.hour, minute: components.minute, second: components.second)
+    }
+
+    package static func components(_ wire: Components.Schemas.IntervalComponents) -> DateComponents {
+        DateComponents(year: wire.year, month: wire.month, day: wire.day, hour: wire.hour, minute: wire.minute, second: wire.second,
+                       weekOfYear: wire.weekOfYear)
+    }
+
     /// The statistics of `type` a response lists (`/statistics/<index>`); `separateBySource` says whether they carry
     /// per-source values (an empty list then, never none, as an embedded query gives).
     package static func stored(_ wires: [Statistics], type: HKQuantityType, separateBySource: Bool) throws -> [HKStatistics] {

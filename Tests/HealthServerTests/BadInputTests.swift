@@ -96,9 +96,7 @@ struct BadInputTests {
             let steps = HKQuantityType(.stepCount)
             let token = try await daemon.connect("com.example.predicates", share: [steps], read: [steps])
             let answer = try await daemon.raw(.POST, path, body: body, token: token)
-            #expect(answer.status == 400 && answer.header("content-type") == "application/problem+json", "\(answer.status) \(answer.body)")
-            if let field { #expect(answer.json["field"] as? String == field, "\(answer.body)") }
-            #expect(answer.json["code"] as? Int == HKError.Code.errorInvalidArgument.rawValue, "\(answer.body)")
+            expectInvalidArgument(answer, field: field)
         }
     }
 
@@ -117,9 +115,7 @@ struct BadInputTests {
             let steps = HKQuantityType(.stepCount)
             let token = try await daemon.connect("com.example.anchors", share: [steps], read: [steps])
             let answer = try await daemon.raw(.POST, "/v1/queries/anchored", body: body, token: token)
-            #expect(answer.status == 400 && answer.header("content-type") == "application/problem+json", "\(answer.status) \(answer.body)")
-            if let field { #expect(answer.json["field"] as? String == field, "\(answer.body)") }
-            #expect(answer.json["code"] as? Int == HKError.Code.errorInvalidArgument.rawValue, "\(answer.body)")
+            expectInvalidArgument(answer, field: field)
             let workouts = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"HKWorkoutTypeIdentifier"}"#, token: token)
             #expect(workouts.status == 400 && workouts.json["field"] as? String == "/type", "\(workouts.body)")
         }
@@ -138,5 +134,13 @@ struct BadInputTests {
             let nowhere = try await daemon.raw(.GET, "/v1/nowhere", token: token)
             #expect(nowhere.status == 404, "\(nowhere.status) \(nowhere.body)")
         }
+    }
+
+    /// A 400 problem document with HealthKit's invalid-argument code, naming `field` when given.
+    private func expectInvalidArgument(_ answer: RawResponse, field: String?, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(answer.status == 400 && answer.header("content-type") == "application/problem+json", "\(answer.status) \(answer.body)",
+                sourceLocation: sourceLocation)
+        if let field { #expect(answer.json["field"] as? String == field, "\(answer.body)", sourceLocation: sourceLocation) }
+        #expect(answer.json["code"] as? Int == HKError.Code.errorInvalidArgument.rawValue, "\(answer.body)", sourceLocation: sourceLocation)
     }
 }

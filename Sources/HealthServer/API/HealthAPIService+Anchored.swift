@@ -40,7 +40,7 @@ extension HealthAPIService {
             var counts = attempted
             for sample in answer.samples { counts[sample.sampleType.identifier, default: 0] += 1 }
             let changes = Components.Schemas.AnchoredChanges(
-                samples: answer.samples.map(WireSample.wire), deletedObjects: answer.deleted.map(Self.wire),
+                samples: answer.samples.map(WireSample.wire), deletedObjects: answer.deleted.map(WireDeletedObject.wire),
                 anchor: answer.anchor.wireForm.sealed?.base64EncodedString() ?? "", anchorValue: answer.integerAnchor)
             return (.ok(.init(body: .json(changes))), counts)
         }
@@ -54,12 +54,5 @@ extension HealthAPIService {
                           detail: "\(pointer): \(type.identifier) samples do not go through the daemon yet (quantity and category samples do)",
                           code: .errorInvalidArgument, field: pointer)
         }
-    }
-
-    private static func wire(_ deleted: HKDeletedObject) -> Components.Schemas.DeletedObject {
-        var syncIdentifier: String?, syncVersion: Int?
-        if case .string(let identifier)? = deleted.metadataValues?[HKMetadataKeySyncIdentifier] { syncIdentifier = identifier }
-        if case .integer(let version)? = deleted.metadataValues?[HKMetadataKeySyncVersion] { syncVersion = version }
-        return .init(uuid: deleted.uuid.uuidString, syncIdentifier: syncIdentifier, syncVersion: syncVersion)
     }
 }

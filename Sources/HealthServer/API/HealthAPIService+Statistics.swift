@@ -12,7 +12,7 @@ extension HealthAPIService {
         guard let type = HKObjectType.type(forIdentifier: query._type) as? HKQuantityType else {
             throw Self.unknownType(query._type, at: "/type", kind: "quantity type")
         }
-        let options = HKStatisticsOptions(query.options.map(Self.option))
+        let options = WireStatistics.options(query.options)
         let filter = try Self.filter(start: query.startDate, end: query.endDate, predicate: query.predicate)
         let plan: StatisticsPlan
         do { plan = try StatisticsPlan(type: type, filter: filter, options: options) } catch let error as HKError { throw Problem(error) }
@@ -24,7 +24,7 @@ extension HealthAPIService {
                               code: .errorInvalidArgument, field: "/anchorDate")
             }
             do {
-                return try StatisticsIntervals(anchor: anchor, components: Self.components(components), calendar: calendar)
+                return try StatisticsIntervals(anchor: anchor, components: WireStatistics.components(components), calendar: calendar)
             } catch let error as HKError {
                 throw Problem(.badRequest, "invalid interval", detail: "/intervalComponents: \(error.message)", code: .errorInvalidArgument,
                               field: "/intervalComponents")
@@ -58,22 +58,4 @@ extension HealthAPIService {
         calendar.timeZone = timeZone
         return calendar
     }
-
-    private static func option(_ option: Components.Schemas.StatisticsOption) -> HKStatisticsOptions {
-        switch option {
-        case .cumulativeSum: .cumulativeSum
-        case .discreteAverage: .discreteAverage
-        case .discreteMin: .discreteMin
-        case .discreteMax: .discreteMax
-        case .mostRecent: .mostRecent
-        case .duration: .duration
-        case .separateBySource: .separateBySource
-        }
-    }
-
-    private static func components(_ wire: Components.Schemas.IntervalComponents) -> DateComponents {
-        DateComponents(year: wire.year, month: wire.month, day: wire.day, hour: wire.hour, minute: wire.minute, second: wire.second,
-                       weekOfYear: wire.weekOfYear)
-    }
-
 }

@@ -132,13 +132,8 @@ package struct RemoteBackend: HealthBackend {
             anchor: form?.sealed?.base64EncodedString(), anchorValue: form?.value, limit: plan.limit ?? 0)
         let changes = try await call { try await client.queryAnchoredObjects(body: .json(query)).ok.body.json }
         let samples = try stored(changes.samples)
-        let deleted = try changes.deletedObjects.enumerated().map { index, wire in
-            guard let uuid = UUID(uuidString: wire.uuid) else { throw unreadable("/deletedObjects/\(index)/uuid", "not a UUID") }
-            var metadata: [String: HKMetadataValue] = [:]
-            if let identifier = wire.syncIdentifier { metadata[HKMetadataKeySyncIdentifier] = .string(identifier) }
-            if let version = wire.syncVersion { metadata[HKMetadataKeySyncVersion] = .integer(version) }
-            return HKDeletedObject(uuid: uuid, metadata: metadata.isEmpty ? nil : metadata)
-        }
+        let deleted: [HKDeletedObject]
+        do { deleted = try WireDeletedObject.stored(changes.deletedObjects) } catch let error as WireFieldError { throw unreadable(error.field, error.message) }
         guard let sealed = Data(base64Encoded: changes.anchor) else { throw unreadable("/anchor", "not base64") }
         return .init(samples: samples, deleted: deleted, position: nil, anchor: .sealed(sealed), integerAnchor: changes.anchorValue)
     }
@@ -185,7 +180,7 @@ package struct RemoteBackend: HealthBackend {
     {
         var query = Components.Schemas.StatisticsQuery(
             _type: plan.type.identifier, predicate: try plan.filter.map(WirePredicate.wire),
-            options: Self.options.filter { plan.options.contains($0.0) }.map(\.1),
+            options: WireStatistics.wire(plan.options),
             mergeMode: mergeMode == .exact ? nil : .init(rawValue: mergeMode.rawValue))
         if let intervals {
             let calendar = intervals.calendar
@@ -194,12 +189,10 @@ package struct RemoteBackend: HealthBackend {
                     through the health daemon, statistics collections follow the Gregorian calendar; this query's calendar is \(calendar.identifier)
                     """)
             }
-            let components = intervals.components
-            guard (components.nanosecond ?? 0) == 0, (components.era ?? 0) == 0 else {
+            guard let components = WireStatistics.wire(intervals.components) else {
                 throw HKError.invalidArgument("through the health daemon, intervalComponents are counted in years, months, weeks, days, hours, minutes and seconds")
             }
-            query.intervalComponents = .init(year: components.year, month: components.month, weekOfYear: components.weekOfYear, day: components.day,
-                                             hour: components.hour, minute: components.minute, second: components.second)
+            query.intervalComponents = components
             query.anchorDate = intervals.anchor
             query.timeZone = calendar.timeZone.identifier
         }
@@ -213,12 +206,6 @@ package struct RemoteBackend: HealthBackend {
             throw unreadable(error.field, error.message)
         }
     }
-
-    /// Each statistics option and its name on the wire.
-    private static let options: [(HKStatisticsOptions, Components.Schemas.StatisticsOption)] = [
-        (.cumulativeSum, .cumulativeSum), (.discreteAverage, .discreteAverage), (.discreteMin, .discreteMin), (.discreteMax, .discreteMax),
-        (.mostRecent, .mostRecent), (.duration, .duration), (.separateBySource, .separateBySource),
-    ]
 
     // MARK: - Calls
 
