@@ -119,17 +119,19 @@ let package = Package(
             resources: [.copy("Resources/sample-export.zip")],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: strictSettings),
+        // What tests share: waiting for child processes off Swift's cooperative pool.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "HealthModelTests", dependencies: ["HealthModel", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "OpenHealthKitUITests", dependencies: ["OpenHealthKitUI"], swiftSettings: strictSettings),
         .testTarget(
             name: "HealthCLITests",
-            dependencies: ["HealthCLI", "OpenHealthKit", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["HealthCLI", "OpenHealthKit", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "OpenHealthKitTests",
             dependencies: [
-                "OpenHealthKit", "HealthStore", "HealthAPI", .product(name: "GRDB", package: "GRDB.swift"),
+                "OpenHealthKit", "HealthStore", "HealthAPI", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 // The health-card fuzz signs its own cards (ES256 over a raw-DEFLATE payload).
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -138,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "HealthServerTests",
             dependencies: [
-                "HealthServer", "HealthAPI", "HealthStore", "OpenHealthKit",
+                "HealthServer", "HealthAPI", "HealthStore", "OpenHealthKit", "TestSupport",
                 // `health serve` is run as the person runs it, and stopped with SIGTERM.
                 "HealthCLI",
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import Testing
+import TestSupport
 
 /// Random command lines for every `health` subcommand: well-formed ones with some arguments replaced by hostile
 /// values (impossible dates, numbers no store can hold, empty and megabyte-long words, control characters, paths
@@ -135,7 +136,7 @@ struct CLIArgumentFuzzTests {
     }
 
     /// What one run did.
-    struct Run {
+    struct Run: Sendable {
         let status: Int32
         let signaled: Bool
         let timedOut: Bool
@@ -199,7 +200,7 @@ struct CLIArgumentFuzzTests {
         return folder
     }
 
-    @Test func everyCommandLineEndsWithAnAnswerOrOneClearError() throws {
+    @Test func everyCommandLineEndsWithAnAnswerOrOneClearError() async throws {
         var random = SplitMix64(state: Self.seed &+ 5)
         let folder = try Self.prepare()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -210,7 +211,8 @@ struct CLIArgumentFuzzTests {
             let (words, changes) = Self.commandLine(template, &random, output: "out-\(index).zip")
             let arguments = words + (takesStore ? ["--store", store] : [])
             let label = "command \(index) (seed \(Self.seed &+ 5)): health \(words.map { $0.count > 40 ? "<\($0.count) characters>" : $0 }.joined(separator: " ")) — \(changes.joined(separator: "; "))"
-            let run = try Self.run(arguments, in: folder)
+            // Run and waited for on a thread of its own, not one of the test run's.
+            let run = try await onOwnThread { try Self.run(arguments, in: folder) }
             statuses[run.status, default: 0] += 1
             byCommand[template[0], default: 0] += 1
             slowest = max(slowest, run.seconds)

@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 
 /// What one run of the `health` binary did.
-struct CLIRun {
+struct CLIRun: Sendable {
     let status: Int32
     let stdout: String
     let stderr: String
@@ -23,8 +24,17 @@ let runsAsNobody = getuid() == 0 && FileManager.default.isExecutableFile(atPath:
 /// Runs `health` as a user would: with these arguments, this text on standard input, in `directory`; with
 /// `memoryLimit` (kilobytes of address space, `ulimit -v`) a run that would take more fails instead; `unprivileged`,
 /// as a user file permissions apply to (see `runsAsNobody`); `executable`, a copy installed elsewhere.
+/// The test waits on a thread of its own, not on one of the test run's (see `onOwnThread`).
 func runHealth(_ arguments: [String], input: String = "", in directory: URL? = nil, environment extra: [String: String] = [:],
-               memoryLimit: Int? = nil, unprivileged: Bool = false, executable: URL = healthExecutable) throws -> CLIRun {
+               memoryLimit: Int? = nil, unprivileged: Bool = false, executable: URL = healthExecutable) async throws -> CLIRun {
+    try await onOwnThread {
+        try runHealthBlocking(arguments, input: input, in: directory, environment: extra, memoryLimit: memoryLimit, unprivileged: unprivileged,
+                              executable: executable)
+    }
+}
+
+private func runHealthBlocking(_ arguments: [String], input: String, in directory: URL?, environment extra: [String: String],
+                               memoryLimit: Int?, unprivileged: Bool, executable: URL) throws -> CLIRun {
     let process = Process()
     if unprivileged, runsAsNobody {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -63,8 +73,12 @@ func healthEnvironment(dataHome: URL?, _ extra: [String: String] = [:]) -> [Stri
 }
 
 /// Runs a shell `command` with standard output on a real pseudo-terminal (util-linux `script`), or on a pipe, and
-/// returns what it printed; `environment` adds to this process's.
-func runShell(_ command: String, onTerminal: Bool, environment extra: [String: String] = [:]) throws -> String {
+/// returns what it printed; `environment` adds to this process's. The test waits on a thread of its own.
+func runShell(_ command: String, onTerminal: Bool, environment extra: [String: String] = [:]) async throws -> String {
+    try await onOwnThread { try runShellBlocking(command, onTerminal: onTerminal, environment: extra) }
+}
+
+private func runShellBlocking(_ command: String, onTerminal: Bool, environment extra: [String: String]) throws -> String {
     let process = Process()
     if onTerminal {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import HealthExport
 import Testing
+import TestSupport
 
 /// An export folder (`apple_health_export/export.xml`) of `count` heart-rate records a minute apart, packed as
 /// export.zip in `folder`.
@@ -40,7 +41,7 @@ private func contents(_ folder: URL) -> [String] {
 struct DamagedImportTests {
     /// A bit flipped in the middle of export.xml's compressed data: the import fails as damaged, exits non-zero, says
     /// what it stored, and leaves nothing in the temporary folder.
-    @Test func aBitFlippedInTheCompressedDataFailsTheImportLoudly() throws {
+    @Test func aBitFlippedInTheCompressedDataFailsTheImportLoudly() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID().uuidString)")
         let temporary = folder.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
@@ -55,7 +56,7 @@ struct DamagedImportTests {
         data[dataStart + Int(entry.compressedSize) / 2] ^= 0x04
         try data.write(to: zip)
         let store = folder.appendingPathComponent("store")
-        let run = try runHealth(["import", zip.path, "--store", store.path], environment: ["TMPDIR": temporary.path])
+        let run = try await runHealth(["import", zip.path, "--store", store.path], environment: ["TMPDIR": temporary.path])
         #expect(run.status != 0)
         #expect(run.stderr.contains("export.zip is damaged"), "\(run.stderr)")
         let stored = (try? sampleCount(store)) ?? 0
@@ -69,7 +70,7 @@ struct DamagedImportTests {
 
     /// An archive holding export.xml twice (one entry renamed after packing): which is the person's export cannot be
     /// told, so nothing is imported, in one sentence (it used to import the first and say nothing).
-    @Test func anArchiveHoldingAFileTwiceIsRefusedInOneSentence() throws {
+    @Test func anArchiveHoldingAFileTwiceIsRefusedInOneSentence() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("duplicate-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let export = folder.appendingPathComponent("unpacked/apple_health_export")
@@ -90,7 +91,7 @@ struct DamagedImportTests {
         #expect(renamed == 2)
         try Data(bytes).write(to: zip)
         let store = folder.appendingPathComponent("store")
-        let run = try runHealth(["import", zip.path, "--store", store.path])
+        let run = try await runHealth(["import", zip.path, "--store", store.path])
         #expect(run.status != 0)
         #expect(run.stderr.hasPrefix("Error: export.zip holds apple_health_export/export.xml twice: the archive was damaged or altered"),
                 "\(run.stderr)")
@@ -100,7 +101,7 @@ struct DamagedImportTests {
     /// An import of export.zip stopped mid-way (SIGTERM, or SIGKILL: no cleanup at all) leaves nothing of the export in
     /// the temporary folder: the archive is read in place, never unpacked.
     @Test(arguments: [SIGTERM, SIGKILL])
-    func aStoppedZipImportLeavesNothingInTheTemporaryFolder(signal stop: Int32) throws {
+    func aStoppedZipImportLeavesNothingInTheTemporaryFolder(signal stop: Int32) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stopped-\(UUID().uuidString)")
         let temporary = folder.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
@@ -117,14 +118,18 @@ struct DamagedImportTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var committed = 0
-        let deadline = Date().addingTimeInterval(300)
-        while committed == 0 && process.isRunning && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
-            committed = (try? sampleCount(store)) ?? 0
+        // Watched, and stopped as soon as a batch is in, from a thread of its own: the test's own task may wait for a
+        // thread of the test run while the import goes on.
+        await onOwnThread {
+            var committed = 0
+            let deadline = Date().addingTimeInterval(300)
+            while committed == 0 && process.isRunning && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.02)
+                committed = (try? sampleCount(store)) ?? 0
+            }
+            kill(process.processIdentifier, stop)
         }
-        kill(process.processIdentifier, stop)
-        process.waitUntilExit()
+        await process.ended()
         #expect(process.terminationReason == .uncaughtSignal, "the import ended (status \(process.terminationStatus)) before it was stopped")
         #expect((try? sampleCount(store)) ?? 0 < total)
         #expect(contents(temporary).isEmpty, "\(contents(temporary))")

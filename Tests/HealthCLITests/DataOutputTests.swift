@@ -12,8 +12,8 @@ struct DataOutputTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    func health(_ arguments: String..., timeZone: String = "UTC") throws -> CLIRun {
-        let run = try runHealth(arguments, in: folder, environment: ["TZ": timeZone])
+    func health(_ arguments: String..., timeZone: String = "UTC") async throws -> CLIRun {
+        let run = try await runHealth(arguments, in: folder, environment: ["TZ": timeZone])
         #expect(run.status == 0, "\(arguments): \(run.stderr)")
         return run
     }
@@ -37,68 +37,69 @@ struct DataOutputTests {
         return file.path
     }
 
-    @Test func machineFormatsAndPipedTablesAreComplete() throws {
+    @Test func machineFormatsAndPipedTablesAreComplete() async throws {
         let audio = Fixtures.file("apple-health-export/opendroid_hk/audio_exposure.xml")
-        _ = try health("import", audio.path)
-        let json = try health("query", "environmentalAudioExposure", "--format", "json")
+        _ = try await health("import", audio.path)
+        let json = try await health("query", "environmentalAudioExposure", "--format", "json")
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(objects.count == 4_951)
-        let csv = try health("query", "environmentalAudioExposure", "--format", "csv").stdout.split(separator: "\n")
+        let csv = try await health("query", "environmentalAudioExposure", "--format", "csv").stdout.split(separator: "\n")
         #expect(csv.count == 4_952 && csv[0] == "start,end,value,unit,source")
-        let table = try health("query", "environmentalAudioExposure").stdout.split(separator: "\n")
+        let table = try await health("query", "environmentalAudioExposure").stdout.split(separator: "\n")
         #expect(table.count == 4_951 && !table.contains { $0.contains("showing") })
-        #expect(try health("query", "environmentalAudioExposure", "--limit", "7", "--format", "csv").stdout.split(separator: "\n").count == 8)
+        #expect(try await health("query", "environmentalAudioExposure", "--limit", "7", "--format", "csv").stdout.split(separator: "\n").count == 8)
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-    func aTableOnATerminalShowsAScreenfulAndSaysHowManyThereAre() throws {
+    func aTableOnATerminalShowsAScreenfulAndSaysHowManyThereAre() async throws {
         let audio = Fixtures.file("apple-health-export/opendroid_hk/audio_exposure.xml")
-        _ = try health("import", audio.path)
-        let text = try runShell("\(healthExecutable.path) query environmentalAudioExposure --store \(folder.appendingPathComponent("openhealthkit").path)",
+        _ = try await health("import", audio.path)
+        let text = try await runShell("\(healthExecutable.path) query environmentalAudioExposure --store \(folder.appendingPathComponent("openhealthkit").path)",
                                 onTerminal: true, environment: ["PAGER": "cat", "TZ": "UTC"])
         let lines = text.split(whereSeparator: \.isNewline)
         #expect(lines.count == 101, "\(lines.suffix(2))")
         #expect(lines.last?.hasPrefix("showing 100 of 4,951 — `--limit 0` for all") == true, "\(lines.last ?? "")")
     }
 
-    @Test func statsComeAsCSVAndJSONAtFullPrecision() throws {
-        _ = try health("import", try writeExport())
-        let table = try health("stats", "stepCount", "--by", "day").stdout
+    @Test func statsComeAsCSVAndJSONAtFullPrecision() async throws {
+        _ = try await health("import", try writeExport())
+        let table = try await health("stats", "stepCount", "--by", "day").stdout
         #expect(table.contains("1000.2 count") || table.contains("1000.3 count"), "\(table)")
-        let csv = try health("stats", "stepCount", "--by", "day", "--format", "csv").stdout
+        let csv = try await health("stats", "stepCount", "--by", "day", "--format", "csv").stdout
         #expect(csv == """
             start,end,value,unit
             2026-10-30T00:00:00-07:00,2026-10-31T00:00:00-07:00,1000.25,count
             2026-10-31T00:00:00-07:00,2026-11-01T00:00:00-07:00,2.125,count
 
             """, "\(csv)")
-        let json = try health("stats", "stepCount", "--by", "day", "--format", "json").stdout
+        let json = try await health("stats", "stepCount", "--by", "day", "--format", "json").stdout
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
         #expect(objects.map { $0["value"] as? Double } == [1000.25, 2.125] && objects.first?["statistic"] as? String == "sum")
     }
 
-    @Test func daysBeginAtThePersonsMidnightWhateverTheMachinesZone() throws {
-        let imported = try health("import", try writeExport())
+    @Test func daysBeginAtThePersonsMidnightWhateverTheMachinesZone() async throws {
+        let imported = try await health("import", try writeExport())
         #expect(imported.stdout.contains("Your days are counted in America/Los_Angeles, where the export's latest samples were recorded"))
         // The same store on a laptop in Los Angeles and on a server in UTC or Tokyo: the same days.
-        let days = ["America/Los_Angeles", "UTC", "Asia/Tokyo"].map { zone in
-            try? health("stats", "stepCount", "--by", "day", "--format", "csv", timeZone: zone).stdout
+        var days: [String?] = []
+        for zone in ["America/Los_Angeles", "UTC", "Asia/Tokyo"] {
+            days.append(try? await health("stats", "stepCount", "--by", "day", "--format", "csv", timeZone: zone).stdout)
         }
         #expect(Set(days).count == 1 && days[0]?.contains("2026-10-30T00:00:00-07:00,2026-10-31T00:00:00-07:00,1000.25") == true)
         // --time-zone for one command; health timezone for good, which a later import does not undo.
-        let utc = try health("stats", "stepCount", "--by", "day", "--format", "csv", "--time-zone", "UTC").stdout
+        let utc = try await health("stats", "stepCount", "--by", "day", "--format", "csv", "--time-zone", "UTC").stdout
         #expect(utc.contains("2026-10-31T00:00:00Z,2026-11-01T00:00:00Z,1002.375"), "\(utc)")
-        #expect(try health("timezone", "Asia/Tokyo").stdout == "Asia/Tokyo (yours)\n")
-        _ = try health("import", try writeExport())
-        #expect(try health("timezone").stdout == "Asia/Tokyo (yours)\n")
-        let bad = try runHealth(["stats", "stepCount", "--time-zone", "Mars/Olympus"], in: folder)
+        #expect(try await health("timezone", "Asia/Tokyo").stdout == "Asia/Tokyo (yours)\n")
+        _ = try await health("import", try writeExport())
+        #expect(try await health("timezone").stdout == "Asia/Tokyo (yours)\n")
+        let bad = try await runHealth(["stats", "stepCount", "--time-zone", "Mars/Olympus"], in: folder)
         #expect(bad.status != 0 && bad.stderr.contains("\"Mars/Olympus\" is not a time zone"))
     }
 
-    @Test func withoutAnyZoneTheMachinesApplies() throws {
-        _ = try health("import", try writeExport(zone: nil))
-        #expect(try health("timezone", timeZone: "UTC").stdout.contains("(this machine's"))
-        let utc = try health("stats", "stepCount", "--by", "day", "--format", "csv", timeZone: "UTC").stdout
+    @Test func withoutAnyZoneTheMachinesApplies() async throws {
+        _ = try await health("import", try writeExport(zone: nil))
+        #expect(try await health("timezone", timeZone: "UTC").stdout.contains("(this machine's"))
+        let utc = try await health("stats", "stepCount", "--by", "day", "--format", "csv", timeZone: "UTC").stdout
         #expect(utc.contains("2026-10-31T00:00:00Z,2026-11-01T00:00:00Z,1002.375"), "\(utc)")
     }
 }

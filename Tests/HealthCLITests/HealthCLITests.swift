@@ -4,10 +4,10 @@ import Testing
 /// End-to-end tests of the `health` binary: run it as a user would and read what it prints.
 @Suite("health CLI")
 struct HealthCLITests {
-    func health(_ arguments: String...) throws -> CLIRun { try runHealth(arguments) }
+    func health(_ arguments: String...) async throws -> CLIRun { try await runHealth(arguments) }
 
-    @Test func typesListsTheWholeCatalog() throws {
-        let run = try health("types")
+    @Test func typesListsTheWholeCatalog() async throws {
+        let run = try await health("types")
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.last == "217 types")
@@ -16,8 +16,8 @@ struct HealthCLITests {
         #expect(run.stdout.contains("HKClinicalTypeIdentifierLabResultRecord"))
     }
 
-    @Test func typesFiltersByKindAndText() throws {
-        let run = try health("types", "--kind", "quantity", "--search", "heartrate")
+    @Test func typesFiltersByKindAndText() async throws {
+        let run = try await health("types", "--kind", "quantity", "--search", "heartrate")
         #expect(run.status == 0)
         let heartRate = try #require(run.stdout.split(separator: "\n").first { $0.contains("HKQuantityTypeIdentifierHeartRate ") })
         #expect(heartRate.contains("count/s"))
@@ -25,30 +25,30 @@ struct HealthCLITests {
         #expect(!run.stdout.contains("category"))
     }
 
-    @Test func convertUsesTheUnitEngine() throws {
-        let run = try health("convert", "72", "count/min", "count/s")
+    @Test func convertUsesTheUnitEngine() async throws {
+        let run = try await health("convert", "72", "count/min", "count/s")
         #expect(run.status == 0)
         #expect(run.stdout == "72 count/min = 1.2 count/s\n")
-        #expect(try health("convert", "98.6", "degF", "degC").stdout == "98.6 degF = 37 degC\n")
-        #expect(try health("convert", "1", "mi", "m").stdout == "1 mi = 1609.344 m\n")
+        #expect(try await health("convert", "98.6", "degF", "degC").stdout == "98.6 degF = 37 degC\n")
+        #expect(try await health("convert", "1", "mi", "m").stdout == "1 mi = 1609.344 m\n")
     }
 
-    @Test func convertExplainsIncompatibleUnits() throws {
-        let run = try health("convert", "5", "kg", "count")
+    @Test func convertExplainsIncompatibleUnits() async throws {
+        let run = try await health("convert", "5", "kg", "count")
         #expect(run.status != 0)
         #expect(run.stderr.contains("kg"))
         #expect(run.stderr.contains("count"))
     }
 
-    @Test func convertPointsAtABadUnitString() throws {
-        let run = try health("convert", "5", "ml/kg/min", "L")
+    @Test func convertPointsAtABadUnitString() async throws {
+        let run = try await health("convert", "5", "ml/kg/min", "L")
         #expect(run.status != 0)
         #expect(run.stderr.contains("ml/kg/min"))
         #expect(run.stderr.contains("position"))
     }
 
-    @Test func unitShowsCanonicalFormAndFittingTypes() throws {
-        let run = try health("unit", "ml/(kg*min)")
+    @Test func unitShowsCanonicalFormAndFittingTypes() async throws {
+        let run = try await health("unit", "ml/(kg*min)")
         #expect(run.status == 0)
         #expect(run.stdout.contains("unit:      mL/kg·min"))
         #expect(run.stdout.contains("vo2Max"))
@@ -59,15 +59,15 @@ struct HealthCLITests {
 /// (util-linux `script`), the pager a `sed` that marks each line it shows.
 @Suite("health CLI: paging")
 struct PagingTests {
-    private func types(onTerminal: Bool) throws -> String {
-        try runShell("\(healthExecutable.path) types --kind characteristic", onTerminal: onTerminal, environment: ["PAGER": "sed s/^/paged:/"])
+    private func types(onTerminal: Bool) async throws -> String {
+        try await runShell("\(healthExecutable.path) types --kind characteristic", onTerminal: onTerminal, environment: ["PAGER": "sed s/^/paged:/"])
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-    func longOutputOnATerminalGoesThroughThePagerAndPipedOutputDoesNot() throws {
-        let paged = try types(onTerminal: true).split(whereSeparator: \.isNewline)
+    func longOutputOnATerminalGoesThroughThePagerAndPipedOutputDoesNot() async throws {
+        let paged = try await types(onTerminal: true).split(whereSeparator: \.isNewline)
         #expect(paged.count == 7 && paged.allSatisfy { $0.hasPrefix("paged:") })
-        let piped = try types(onTerminal: false).split(whereSeparator: \.isNewline)
+        let piped = try await types(onTerminal: false).split(whereSeparator: \.isNewline)
         #expect(piped.count == 7 && piped.first?.hasPrefix("characteristic  ") == true)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// thousands of characters is cut.
 @Suite("health CLI: the import report on a damaged export")
 struct ImportReportTextTests {
-    @Test func leftOutLinesEscapeControlCharactersAndCutLongValues() throws {
+    @Test func leftOutLinesEscapeControlCharactersAndCutLongValues() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         func record(unit: [UInt8]) -> [UInt8] {
@@ -18,7 +18,7 @@ struct ImportReportTextTests {
         let bytes = Array("<HealthData locale=\"en_US\">\n".utf8) + record(unit: hostile)
             + record(unit: Array(repeating: UInt8(ascii: "x"), count: 5_000)) + Array("</HealthData>\n".utf8)
         try Data(bytes).write(to: folder.appendingPathComponent("export.xml"))
-        let run = try runHealth(["import", "export.xml"], in: folder)
+        let run = try await runHealth(["import", "export.xml"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "no control character reaches the terminal")
         #expect(run.stdout.contains(#"unit "co\u{1B}[2J\u{1B}]0;pwned\u{7}unt\u{FFFD}\u{FFFD}" does not fit HKQuantityTypeIdentifierStepCount"#),

@@ -24,19 +24,19 @@ struct InstallFolderTests {
     }
 
     /// Runs the installed copy as nobody, in the work folder, on a store there.
-    func health(_ arguments: String...) throws -> CLIRun {
-        try runHealth(arguments + ["--store", work.appendingPathComponent("store").path], in: work, unprivileged: true,
+    func health(_ arguments: String...) async throws -> CLIRun {
+        try await runHealth(arguments + ["--store", work.appendingPathComponent("store").path], in: work, unprivileged: true,
                       executable: installed.appendingPathComponent("health"))
     }
 
     @Test(.enabled(if: runsAsNobody, "needs root, to run the copy as nobody"))
-    func savingMakesItsSampleWithoutAsking() throws {
+    func savingMakesItsSampleWithoutAsking() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try install()
         let manifest = work.appendingPathComponent("app.json")
         try Data(#"{"CFBundleIdentifier": "com.example.steps", "CFBundleName": "Steps", "NSHealthUpdateUsageDescription": "Saves steps."}"#.utf8)
             .write(to: manifest)
-        let run = try health("add", "--app", manifest.path, "stepCount", "5", "count")
+        let run = try await health("add", "--app", manifest.path, "stepCount", "5", "count")
         // The sample is made (its source known) and the save refused as the app has no permission yet: no trap.
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr == "Error: com.example.steps has not been given permission to save HKQuantityTypeIdentifierStepCount; request authorization first\n",
@@ -44,10 +44,10 @@ struct InstallFolderTests {
     }
 
     @Test(.enabled(if: runsAsNobody, "needs root, to run the copy as nobody"))
-    func importingTheBundledSampleItMayNotReadSaysSo() throws {
+    func importingTheBundledSampleItMayNotReadSaysSo() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try install()
-        let run = try health("import")
+        let run = try await health("import")
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr == "Error: the bundled sample export is not beside this executable, or this user may not read it; give the path of an export\n",
                 "\(run.stderr)")

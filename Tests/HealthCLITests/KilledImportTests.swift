@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 /// The text of an export.xml of `count` heart-rate records a minute apart (about 330 bytes each), from two sources,
 /// as its head (up to and including the record at `split`) and its tail.
@@ -34,7 +35,7 @@ private func sampleCount(_ store: URL) throws -> Int {
 
 @Suite("health import, killed")
 struct KilledImportTests {
-    @Test func aKilledImportLeavesAConsistentStoreAndRunningItAgainCompletesItWithoutDuplicates() throws {
+    @Test func aKilledImportLeavesAConsistentStoreAndRunningItAgainCompletesItWithoutDuplicates() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("killed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -76,11 +77,13 @@ struct KilledImportTests {
         }
         writer.start()
         // Kill it (SIGKILL: no cleanup at all) once some batches are committed.
-        var committed = 0
-        let deadline = Date().addingTimeInterval(300)
-        while committed == 0 && process.isRunning && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-            committed = (try? sampleCount(store)) ?? 0
+        await onOwnThread {
+            var committed = 0
+            let deadline = Date().addingTimeInterval(300)
+            while committed == 0 && process.isRunning && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.05)
+                committed = (try? sampleCount(store)) ?? 0
+            }
         }
         if !process.isRunning {
             // It failed before reading the pipe: release the writer, which waits for a reader.
@@ -88,19 +91,19 @@ struct KilledImportTests {
             if release >= 0 { close(release) }
         }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await process.ended()
         #expect(process.terminationReason == .uncaughtSignal, 
                 "the import ended (status \(process.terminationStatus)) before it could be killed: \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
         let left = try sampleCount(store)
         #expect(left > 0 && left < total)
 
         // The store opens consistent, with the indexes the bulk load had dropped rebuilt, and the import completes.
-        let again = try runHealth(["import", export.path, "--store", store.path, "--json"])
+        let again = try await runHealth(["import", export.path, "--store", store.path, "--json"])
         #expect(again.status == 0, "\(again.stderr)")
         let result = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
         #expect(result?["alreadyStored"] as? Int == left)
         #expect((result?["added"] as? [String: Int])?["HKQuantityTypeIdentifierHeartRate"] == total - left)
-        try DatabaseQueue(path: store.appendingPathComponent("health.sqlite").path).read { db in
+        try await DatabaseQueue(path: store.appendingPathComponent("health.sqlite").path).read { db in
             #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sample") == total)
             #expect(try Int.fetchOne(db, sql: "SELECT count(DISTINCT uuid) FROM sample") == total)

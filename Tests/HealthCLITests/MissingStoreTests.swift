@@ -5,9 +5,9 @@ import Testing
 @Suite("A store that is not there")
 struct MissingStoreTests {
     @Test(arguments: [["query", "stepCount"], ["stats", "stepCount"], ["summary"], ["apps"], ["export", "/tmp/ohk-never-written"]])
-    func readingCommandsRefuseAMissingStoreAndCreateNothing(arguments: [String]) throws {
+    func readingCommandsRefuseAMissingStoreAndCreateNothing(arguments: [String]) async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-missing-\(UUID().uuidString)")
-        let run = try runHealth(arguments + ["--store", missing.path])
+        let run = try await runHealth(arguments + ["--store", missing.path])
         #expect(run.status != 0)
         #expect(run.stderr.contains("there is no store in \(missing.path)"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: missing.path))

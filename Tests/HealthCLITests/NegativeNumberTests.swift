@@ -14,32 +14,32 @@ struct NegativeNumberTests {
             .write(to: folder.appendingPathComponent("app.json"))
     }
 
-    func health(_ arguments: String...) throws -> CLIRun {
-        try runHealth(arguments + ["--store", folder.appendingPathComponent("store").path], in: folder)
+    func health(_ arguments: String...) async throws -> CLIRun {
+        try await runHealth(arguments + ["--store", folder.appendingPathComponent("store").path], in: folder)
     }
 
-    @Test func convertTakesANegativeValue() throws {
-        let run = try runHealth(["convert", "-40", "degC", "degF"])
+    @Test func convertTakesANegativeValue() async throws {
+        let run = try await runHealth(["convert", "-40", "degC", "degF"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == "-40 degC = -40 degF\n")
-        #expect(try runHealth(["convert", "-.5e1", "degC", "K"]).stdout == "-5 degC = 268.15 K\n")
+        #expect(try await runHealth(["convert", "-.5e1", "degC", "K"]).stdout == "-5 degC = 268.15 K\n")
     }
 
-    @Test func addReadsANegativeValue() throws {
+    @Test func addReadsANegativeValue() async throws {
         // The first call registers the app (and is refused: nothing was granted yet); then the person allows it.
-        let denied = try health("add", "--app", "app.json", "stepCount", "-5", "count")
+        let denied = try await health("add", "--app", "app.json", "stepCount", "-5", "count")
         #expect(denied.status != 0)
         #expect(denied.stderr.contains("permission to save HKQuantityTypeIdentifierStepCount"), "\(denied.stderr)")
-        #expect(try health("permission", "com.example.steps", "stepCount", "--write", "allow").status == 0)
+        #expect(try await health("permission", "com.example.steps", "stepCount", "--write", "allow").status == 0)
         // HealthKit documents no lower bound for a step count, and neither does the store: the value is saved as given.
-        let saved = try health("add", "--app", "app.json", "stepCount", "-5", "count")
+        let saved = try await health("add", "--app", "app.json", "stepCount", "-5", "count")
         #expect(saved.status == 0, "\(saved.stderr)")
-        #expect(try health("query", "stepCount").stdout.contains("-5.0 count"))
+        #expect(try await health("query", "stepCount").stdout.contains("-5.0 count"))
     }
 
-    @Test func aDashedWordThatIsNotANumberIsNotTakenForOne() throws {
+    @Test func aDashedWordThatIsNotANumberIsNotTakenForOne() async throws {
         for word in ["-x", "-inf", "-nan", "-", "-1x"] {
-            let run = try runHealth(["convert", word, "degC", "degF"])
+            let run = try await runHealth(["convert", word, "degC", "degF"])
             #expect(run.status != 0 && run.stdout.isEmpty, "\(word): \(run.stdout)")
         }
     }

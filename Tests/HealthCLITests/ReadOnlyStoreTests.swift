@@ -13,7 +13,7 @@ struct ReadOnlyStoreTests {
     let store: URL
 
     /// A store with steps on 1 June 2024, imported from an export.
-    init() throws {
+    init() async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-readonly-\(UUID().uuidString)")
         store = folder.appendingPathComponent("store")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -25,7 +25,7 @@ struct ReadOnlyStoreTests {
 
             """
         try Data(xml.utf8).write(to: folder.appendingPathComponent("export.xml"))
-        let imported = try runHealth(["import", "export.xml", "--store", store.path], in: folder)
+        let imported = try await runHealth(["import", "export.xml", "--store", store.path], in: folder)
         #expect(imported.status == 0, "\(imported.stderr)")
         // Closed as a backup is: the last connection to close folds the write-ahead log into the file and removes it.
         try DatabaseQueue(path: store.appendingPathComponent("health.sqlite").path).close()
@@ -51,23 +51,23 @@ struct ReadOnlyStoreTests {
         return files
     }
 
-    func health(_ arguments: String..., unprivileged: Bool) throws -> CLIRun {
-        try runHealth(arguments + ["--store", store.path], in: folder, environment: ["TZ": "UTC"], unprivileged: unprivileged)
+    func health(_ arguments: String..., unprivileged: Bool) async throws -> CLIRun {
+        try await runHealth(arguments + ["--store", store.path], in: folder, environment: ["TZ": "UTC"], unprivileged: unprivileged)
     }
 
     @Test(arguments: [true, false])
-    func readingCommandsAnswerAndWritingOnesSayTheStoreIsReadOnly(unprivileged: Bool) throws {
+    func readingCommandsAnswerAndWritingOnesSayTheStoreIsReadOnly(unprivileged: Bool) async throws {
         try makeReadOnly()
         let before = try snapshot()
-        let query = try health("query", "stepCount", "--format", "csv", unprivileged: unprivileged)
+        let query = try await health("query", "stepCount", "--format", "csv", unprivileged: unprivileged)
         #expect(query.status == 0, "\(query.stderr)")
         #expect(query.stdout.contains("2024-06-01T10:00:00Z,2024-06-01T10:10:00Z,100.0,count,Phone"), "\(query.stdout)")
         for reading in [["stats", "stepCount"], ["summary"], ["sources"], ["apps"], ["timezone"]] {
-            let run = try runHealth(reading + ["--store", store.path], in: folder, environment: ["TZ": "UTC"], unprivileged: unprivileged)
+            let run = try await runHealth(reading + ["--store", store.path], in: folder, environment: ["TZ": "UTC"], unprivileged: unprivileged)
             #expect(run.status == 0, "\(reading): \(run.stderr)")
         }
         let exported = folder.appendingPathComponent("export-\(unprivileged).zip")
-        let export = try health("export", exported.path, unprivileged: unprivileged)
+        let export = try await health("export", exported.path, unprivileged: unprivileged)
         #expect(export.status == 0 && FileManager.default.fileExists(atPath: exported.path), "\(export.stderr)")
 
         let manifest = folder.appendingPathComponent("app.json")
@@ -75,7 +75,7 @@ struct ReadOnlyStoreTests {
             .write(to: manifest)
         let refusal = "Error: the store in \(store.path) is read-only (a folder or file this user may not write), so nothing can be saved to it\n"
         for writing in [["add", "--app", manifest.path, "stepCount", "5", "count"], ["import", "export.xml"], ["timezone", "Europe/Paris"]] {
-            let run = try runHealth(writing + ["--store", store.path], in: folder, environment: ["TZ": "UTC"], unprivileged: unprivileged)
+            let run = try await runHealth(writing + ["--store", store.path], in: folder, environment: ["TZ": "UTC"], unprivileged: unprivileged)
             #expect(run.status != 0, "\(writing)")
             #expect(run.stderr.hasSuffix(refusal), "\(writing): \(run.stderr)")
         }
@@ -84,31 +84,31 @@ struct ReadOnlyStoreTests {
 
     /// A store copied while open keeps its last transactions in health.sqlite-wal: read through it, not around it
     /// (`immutable` would skip them), and written to no more than any other.
-    @Test func theLastChangesInTheWriteAheadLogAreReadAndNothingIsWritten() throws {
+    @Test func theLastChangesInTheWriteAheadLogAreReadAndNothingIsWritten() async throws {
         let copy = folder.appendingPathComponent("copy")
         let database = try DatabasePool(path: store.appendingPathComponent("health.sqlite").path)
-        try database.write { try $0.execute(sql: "UPDATE sample SET value = value * 2, originalValue = originalValue * 2") }
+        try await database.write { try $0.execute(sql: "UPDATE sample SET value = value * 2, originalValue = originalValue * 2") }
         try FileManager.default.copyItem(at: store, to: copy)
         try database.close()
         #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent("health.sqlite-wal").path))
         try FileManager.default.removeItem(at: store)
         try FileManager.default.moveItem(at: copy, to: store)
         try makeReadOnly()
-        let query = try health("query", "stepCount", "--format", "csv", unprivileged: true)
+        let query = try await health("query", "stepCount", "--format", "csv", unprivileged: true)
         #expect(query.status == 0, "\(query.stderr)")
         #expect(query.stdout.contains(",200.0,count,Phone"), "\(query.stdout)")
-        let timeZone = try health("timezone", "Europe/Paris", unprivileged: true)
+        let timeZone = try await health("timezone", "Europe/Paris", unprivileged: true)
         #expect(timeZone.status != 0)
         #expect(timeZone.stderr == "Error: the store in \(store.path) is read-only (a folder or file this user may not write), so nothing can be saved to it\n",
                 "\(timeZone.stderr)")
     }
 
-    @Test func aStoreThatNeedsAnUpgradeItCannotHaveSaysSo() throws {
-        try DatabaseQueue(path: store.appendingPathComponent("health.sqlite").path).write { db in
+    @Test func aStoreThatNeedsAnUpgradeItCannotHaveSaysSo() async throws {
+        try await DatabaseQueue(path: store.appendingPathComponent("health.sqlite").path).write { db in
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = (SELECT max(identifier) FROM grdb_migrations)")
         }
         try makeReadOnly()
-        let run = try health("query", "stepCount", unprivileged: true)
+        let run = try await health("query", "stepCount", unprivileged: true)
         #expect(run.status != 0)
         #expect(run.stderr == """
             Error: the store in \(store.path) was made by an older version and must be upgraded before it can be read, which its \

@@ -8,7 +8,7 @@ struct StatsPeriodTests {
     let folder: URL
 
     /// Steps on 1 June 2024 and on 31 December 9999 (a damaged or mistyped date an export can carry).
-    init() throws {
+    init() async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-far-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         func record(_ day: String, _ value: String) -> String {
@@ -20,19 +20,19 @@ struct StatsPeriodTests {
         }
         let xml = "<HealthData locale=\"en_US\">\n" + record("2024-06-01", "100") + record("9999-12-31", "5") + "</HealthData>\n"
         try Data(xml.utf8).write(to: folder.appendingPathComponent("export.xml"))
-        let imported = try runHealth(["import", "export.xml"], in: folder)
+        let imported = try await runHealth(["import", "export.xml"], in: folder)
         #expect(imported.status == 0, "\(imported.stderr)")
     }
 
     /// A run with at most 1 GB of address space; the old hourly statistics asked for 8–10 GB and died.
-    func stats(_ arguments: String...) throws -> (run: CLIRun, seconds: Double) {
+    func stats(_ arguments: String...) async throws -> (run: CLIRun, seconds: Double) {
         let started = Date()
-        let run = try runHealth(["stats", "stepCount"] + arguments, in: folder, environment: ["TZ": "UTC"], memoryLimit: 1_000_000)
+        let run = try await runHealth(["stats", "stepCount"] + arguments, in: folder, environment: ["TZ": "UTC"], memoryLimit: 1_000_000)
         return (run, Date().timeIntervalSince(started))
     }
 
-    @Test func hourlyStatisticsOverASampleIn9999ShowTheTwoHoursWithData() throws {
-        let (run, seconds) = try stats("--by", "hour", "--format", "csv")
+    @Test func hourlyStatisticsOverASampleIn9999ShowTheTwoHoursWithData() async throws {
+        let (run, seconds) = try await stats("--by", "hour", "--format", "csv")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == """
             start,end,value,unit
@@ -43,8 +43,8 @@ struct StatsPeriodTests {
         #expect(seconds < 20, "\(seconds) s")
     }
 
-    @Test func tenThousandYearsByTheDayAreRefusedNamingTheLimitAndByTheMonthAnswer() throws {
-        let (run, seconds) = try stats("--by", "day", "--from", "0001-01-01", "--to", "9999-12-31")
+    @Test func tenThousandYearsByTheDayAreRefusedNamingTheLimitAndByTheMonthAnswer() async throws {
+        let (run, seconds) = try await stats("--by", "day", "--from", "0001-01-01", "--to", "9999-12-31")
         #expect(run.status != 0)
         #expect(run.stderr == """
             Error: --from 0001-01-01 --to 9999-12-31 asks for 3,652,061 days, more than the 200,000 periods health stats gives \
@@ -52,7 +52,7 @@ struct StatsPeriodTests {
 
             """, "\(run.stderr)")
         #expect(seconds < 20, "\(seconds) s")
-        let (months, _) = try stats("--by", "month", "--from", "0001-01-01", "--to", "9999-12-31", "--format", "csv")
+        let (months, _) = try await stats("--by", "month", "--from", "0001-01-01", "--to", "9999-12-31", "--format", "csv")
         #expect(months.status == 0 && months.stdout.split(separator: "\n").count == 3, "\(months.stdout)\(months.stderr)")
     }
 }

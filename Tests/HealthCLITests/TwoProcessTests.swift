@@ -2,11 +2,12 @@ import Foundation
 import GRDB
 import OpenHealthKit
 import Testing
+import TestSupport
 
 /// Two processes writing one store at the same time, as two apps on one machine would.
 @Suite("Two processes, one store")
 struct TwoProcessTests {
-    @Test func twoProcessesSaveIntoOneStoreAtOnceAndNothingIsLost() throws {
+    @Test func twoProcessesSaveIntoOneStoreAtOnceAndNothingIsLost() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("two-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (file, id) in [("a.json", "com.example.a"), ("b.json", "com.example.b")] {
@@ -14,7 +15,7 @@ struct TwoProcessTests {
                 {"CFBundleIdentifier": "\(id)", "CFBundleName": "\(id)", "NSHealthShareUsageDescription": "r",
                  "NSHealthUpdateUsageDescription": "w"}
                 """.utf8).write(to: folder.appendingPathComponent(file))
-            let authorized = try runHealth(["authorize", "--app", file, "--write", "stepCount"], input: "y\n", in: folder)
+            let authorized = try await runHealth(["authorize", "--app", file, "--write", "stepCount"], input: "y\n", in: folder)
             #expect(authorized.status == 0, "\(authorized.stderr)")
         }
         // Both start before either finishes: 250 one-sample transactions each.
@@ -34,19 +35,20 @@ struct TwoProcessTests {
             return (process, err)
         }
         for (process, err) in writers {
-            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let reading = err.fileHandleForReading
+            let message = await onOwnThread { String(decoding: reading.readDataToEndOfFile(), as: UTF8.self) }
+            await process.ended()
             #expect(process.terminationStatus == 0, "\(message)")
         }
         let database = try DatabaseQueue(path: folder.appendingPathComponent("openhealthkit/health.sqlite").path)
-        let counts = try database.read { db in
+        let counts = try await database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT source.bundleIdentifier AS app, COUNT(*) AS n FROM sample JOIN source ON source.id = sample.sourceId
                 GROUP BY source.bundleIdentifier ORDER BY app
                 """).map { "\($0["app"] as String)=\($0["n"] as Int)" }
         }
         #expect(counts == ["com.example.a=250", "com.example.b=250"])
-        #expect(try database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
+        #expect(try await database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -57,7 +59,7 @@ struct TwoProcessTests {
             {"CFBundleIdentifier": "com.example.a", "CFBundleName": "A", "NSHealthShareUsageDescription": "r",
              "NSHealthUpdateUsageDescription": "w"}
             """.utf8).write(to: folder.appendingPathComponent("a.json"))
-        #expect(try runHealth(["authorize", "--app", "a.json", "--write", "stepCount"], input: "y\n", in: folder).status == 0)
+        #expect(try await runHealth(["authorize", "--app", "a.json", "--write", "stepCount"], input: "y\n", in: folder).status == 0)
 
         // This process reads; the `health` process writes.
         let reader = AppManifest(bundleIdentifier: "com.example.reader", name: "Reader", shareUsageDescription: "r")
@@ -73,7 +75,7 @@ struct TwoProcessTests {
         store.execute(query)
         var iterator = answers.makeAsyncIterator()
         #expect(await iterator.next() == 0)
-        let added = try runHealth(["add", "--app", "a.json", "stepCount", "7", "count"], in: folder)
+        let added = try await runHealth(["add", "--app", "a.json", "stepCount", "7", "count"], in: folder)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(await iterator.next() == 1, "the other process's sample arrives as an update")
         store.stop(query)

@@ -38,7 +38,7 @@ final class AppSession: Sendable {
         case .remote:
             // `health serve` in its own process, as apps meet it (an app's synchronous calls block their thread while the
             // daemon answers, which a daemon on this process's threads could not).
-            let (daemon, _, _) = try ServeCommandTests.serve()
+            let (daemon, _, _) = try await ServeCommandTests.serve()
             session = AppSession(backend: .remote, folder: daemon.store, daemon: daemon)
             session.startAnswering()
         }

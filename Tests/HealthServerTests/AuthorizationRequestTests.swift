@@ -2,6 +2,7 @@ import Foundation
 import HealthAPI
 import OpenHealthKit
 import Testing
+import TestSupport
 
 private let steps = HKQuantityType(.stepCount)
 private let heartRate = HKQuantityType(.heartRate)
@@ -77,8 +78,9 @@ struct AuthorizationRequestTests {
             try process.run()
             input.fileHandleForWriting.write(Data("y\nn\n".utf8))
             try input.fileHandleForWriting.close()
-            process.waitUntilExit()
-            let shown = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let reading = output.fileHandleForReading
+            let shown = await onOwnThread { String(decoding: reading.readDataToEndOfFile(), as: UTF8.self) }
+            await process.ended()
             #expect(process.terminationStatus == 0)
             #expect(shown == """
                 Steps (com.example.steps) would like to access your health data.
@@ -90,7 +92,7 @@ struct AuthorizationRequestTests {
             _ = try await request.value.noContent
             let statuses = try await client.authorizationStatus(body: .json(.init(types: [steps.identifier]))).ok.body.json.statuses
             #expect(statuses == [.sharingAuthorized])
-            let none = try Process.run(ServeCommandTests.executable, arguments: ["authorize", "--pending", "--store", daemon.store.path])
+            let none = try await Process.run(ServeCommandTests.executable, arguments: ["authorize", "--pending", "--store", daemon.store.path])
             #expect(none == "No app is waiting for an answer.\n")
         }
     }
@@ -98,14 +100,16 @@ struct AuthorizationRequestTests {
 
 extension Process {
     /// Runs `executable` to the end; its standard output.
-    static func run(_ executable: URL, arguments: [String]) throws -> String {
-        let process = Process(), output = Pipe()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    static func run(_ executable: URL, arguments: [String]) async throws -> String {
+        try await onOwnThread {
+            let process = Process(), output = Pipe()
+            process.executableURL = executable
+            process.arguments = arguments
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
     }
 }

@@ -3,6 +3,7 @@ import HealthAPI
 import OpenHealthKit
 import Synchronization
 import Testing
+import TestSupport
 
 /// `health serve` as the person runs it: a process that prints where it listens and stops on SIGTERM.
 @Suite("health serve")
@@ -17,7 +18,7 @@ struct ServeCommandTests {
     }()
 
     /// Starts `health serve` on a new private store; returns the harness (stopping sends SIGTERM) and the process.
-    static func serve() throws -> (DaemonHarness, Process, Pipe) {
+    static func serve() async throws -> (DaemonHarness, Process, Pipe) {
         let folder = try DaemonHarness.privateFolder()
         let store = folder.appendingPathComponent("store"), socket = folder.appendingPathComponent("d.sock").path
         let process = Process()
@@ -27,16 +28,20 @@ struct ServeCommandTests {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("Listening on unix:") {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            seen += chunk
+        let reading = output.fileHandleForReading
+        let seen = await onOwnThread {
+            var seen = Data()
+            while !String(decoding: seen, as: UTF8.self).contains("Listening on unix:") {
+                let chunk = reading.availableData
+                guard !chunk.isEmpty else { break }
+                seen += chunk
+            }
+            return seen
         }
         #expect(String(decoding: seen, as: UTF8.self) == "Serving the store in \(store.path)\nListening on unix:\(socket)\n")
         let harness = DaemonHarness(folder: folder, store: store, socketPath: socket) {
             if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+            await process.ended()
         }
         return (harness, process, output)
     }
@@ -44,7 +49,7 @@ struct ServeCommandTests {
     /// SIGTERM while apps are saving: the daemon stops accepting, finishes what is in flight and exits 0; every save it
     /// acknowledged is in the store afterwards.
     @Test func sigtermLosesNoAcknowledgedWrite() async throws {
-        let (daemon, process, output) = try Self.serve()
+        let (daemon, process, output) = try await Self.serve()
         do {
             let steps = HKQuantityType(.stepCount)
             // A client that gives up within 10 s: after the daemon ends, AsyncHTTPClient retries a missing socket until then.
@@ -69,7 +74,7 @@ struct ServeCommandTests {
                 kill(process.processIdentifier, SIGTERM)
                 try await group.waitForAll()
             }
-            process.waitUntilExit()
+            await process.ended()
             #expect(process.terminationReason == .exit && process.terminationStatus == 0)
             let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(rest == "Stopped; the store is closed.\n")
@@ -91,10 +96,10 @@ extension ServeCommandTests {
     /// Found by the load benchmark: when whoever started the daemon stops reading its output (a closed pipe), the
     /// final "Stopped" line crashed it on SIGTERM. The line is dropped; the daemon stops cleanly.
     @Test func aReaderThatWentAwayDoesNotCrashTheDaemonOnSIGTERM() async throws {
-        let (daemon, process, output) = try Self.serve()
+        let (daemon, process, output) = try await Self.serve()
         try output.fileHandleForReading.close()
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        await process.ended()
         #expect(process.terminationReason == .exit && process.terminationStatus == 0,
                 "\(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)")
         await daemon.stop()

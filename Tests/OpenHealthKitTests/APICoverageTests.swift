@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The coverage of HealthKit's API that README reports is what `Scripts/api_coverage.py` measures from the symbol
 /// graphs of the modules this test run was built from.
@@ -7,23 +8,26 @@ import Testing
 struct APICoverageTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test func readmeReportsTheMeasuredCoverage() throws {
+    @Test func readmeReportsTheMeasuredCoverage() async throws {
         // The test bundle sits beside the build's Modules folder.
         let modules = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("Modules")
         try #require(FileManager.default.fileExists(atPath: modules.appendingPathComponent("OpenHealthKit.swiftmodule").path),
                      "no OpenHealthKit.swiftmodule in \(modules.path)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.repository.appendingPathComponent("Scripts/api_coverage.py").path, "--no-build", "--markdown",
-                             "--modules", modules.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
+        let (status, output) = try await onOwnThread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", Self.repository.appendingPathComponent("Scripts/api_coverage.py").path, "--no-build", "--markdown",
+                                 "--modules", modules.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, output)
+        }
+        #expect(status == 0, "\(output)")
 
         let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
         let table = output.split(separator: "\n").filter { $0.hasPrefix("| ") }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HealthModel
 
 /// Checks every row of the reference tables (read at test time) against the generated catalog.
@@ -420,27 +421,29 @@ struct CatalogTests {
 @Suite("Catalog generator")
 struct CatalogGeneratorTests {
     /// Runs the generator with `arguments`; returns its exit status and combined output.
-    static func runGenerator(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    static func runGenerator(_ arguments: [String]) async throws -> (status: Int32, output: String) {
         let script = try #require(CatalogReferenceTables.generatorScript, "Scripts/generate_catalog.py not found")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try await onOwnThread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", script.path] + arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
     }
 
-    @Test func committedFilesAreCurrent() throws {
+    @Test func committedFilesAreCurrent() async throws {
         let tables = try #require(CatalogReferenceTables.folder, "reference tables not found")
-        let result = try Self.runGenerator([tables.path, "--check"])
+        let result = try await Self.runGenerator([tables.path, "--check"])
         #expect(result.status == 0, "generated files are stale:\n\(result.output.prefix(4000))")
     }
 
-    @Test func checkReportsADifference() throws {
+    @Test func checkReportsADifference() async throws {
         let tables = try #require(CatalogReferenceTables.folder, "reference tables not found")
         let fileManager = FileManager.default
         let copy = fileManager.temporaryDirectory.appendingPathComponent("catalog-tables-\(UUID().uuidString)")
@@ -454,7 +457,7 @@ struct CatalogGeneratorTests {
         try text.replacingOccurrences(of: "\tHKExternalUUID\t", with: "\tHKChangedUUID\t")
             .write(to: metadata, atomically: true, encoding: .utf8)
 
-        let result = try Self.runGenerator(["--tables", copy.path, "--check"])
+        let result = try await Self.runGenerator(["--tables", copy.path, "--check"])
         #expect(result.status == 1)
         #expect(result.output.contains("+public let HKMetadataKeyExternalUUID = \"HKChangedUUID\""))
         #expect(result.output.contains("-public let HKMetadataKeyExternalUUID = \"HKExternalUUID\""))
