@@ -36,6 +36,35 @@ struct BadInputTests {
         }
     }
 
+    /// The document allows null nowhere: an optional field sent as null is refused, naming it (found by schemathesis:
+    /// the generated decoder read `"timeoutSeconds": null` as no timeout and parked the request). "null" in a string is
+    /// text like any other.
+    @Test func aNullIs400NamingTheFieldAndTheWordInAStringIsNot() async throws {
+        try await DaemonHarness.with { daemon in
+            let registration = try await daemon.raw(.POST, "/v1/registrations", body: """
+                {"CFBundleIdentifier":"com.example.n","CFBundleName":"N","NSHealthRequiredReadAuthorizationTypeIdentifiers":null}
+                """)
+            #expect(registration.status == 400 && registration.json["field"] as? String == "/NSHealthRequiredReadAuthorizationTypeIdentifiers",
+                    "\(registration.body)")
+            let steps = HKQuantityType(.stepCount)
+            let token = try await daemon.connect("com.example.log", share: [steps], read: [steps])
+            let request = try await daemon.raw(.POST, "/v1/authorization/requests", body: #"{"share":[],"read":[],"timeoutSeconds":null}"#, token: token)
+            #expect(request.status == 400 && request.json["field"] as? String == "/timeoutSeconds", "\(request.body)")
+            #expect(request.json["detail"] as? String == "/timeoutSeconds: null is not a value this API takes here; leave an optional field out")
+            let withNull = Self.sample.dropLast() + #","metadata":{"note":null}}"#
+            let save = try await daemon.raw(.POST, "/v1/objects", body: #"{"samples":[\#(withNull)]}"#, token: token)
+            #expect(save.status == 400 && save.json["field"] as? String == "/samples/0/metadata/note", "\(save.body)")
+            // A predicate's fields take any value, null among them (an open end of a date range).
+            let openEnded = try await daemon.raw(.POST, "/v1/queries/samples", body: """
+                {"type":"HKQuantityTypeIdentifierStepCount","predicate":{"kind":"dateRange","start":null,"end":null,"options":0}}
+                """, token: token)
+            #expect(openEnded.status == 200, "\(openEnded.body)")
+            let withWord = Self.sample.dropLast() + #","metadata":{"note":"null \"n\" none"}}"#
+            let saved = try await daemon.raw(.POST, "/v1/objects", body: #"{"samples":[\#(withWord)]}"#, token: token)
+            #expect(saved.status == 204, "\(saved.body)")
+        }
+    }
+
     @Test func aBodyOverTheLimitIs413BeforeAnythingIsRead() async throws {
         try await DaemonHarness.with(maximumBodyBytes: 4096) { daemon in
             let steps = HKQuantityType(.stepCount)

@@ -17,44 +17,54 @@ final class DaemonHarness: Sendable {
     let folder: URL
     let store: URL
     let socketPath: String
+    /// The loopback TCP port, when the daemon was started with one.
+    let tcpPort: Int?
     private let stopping: @Sendable () async -> Void
 
-    init(folder: URL, store: URL, socketPath: String, stopping: @escaping @Sendable () async -> Void) {
+    init(folder: URL, store: URL, socketPath: String, tcpPort: Int? = nil, stopping: @escaping @Sendable () async -> Void) {
         self.folder = folder
         self.store = store
         self.socketPath = socketPath
+        self.tcpPort = tcpPort
         self.stopping = stopping
     }
 
-    /// Starts a daemon and waits until it accepts connections.
-    static func start(maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard) async throws -> DaemonHarness {
-        let folder = try privateFolder()
+    /// Starts a daemon (on a Unix socket, and on a loopback TCP port with `tcp`) and waits until it accepts connections.
+    /// With `folder`, serves the store an earlier daemon served there (a restart), on the same socket path.
+    static func start(maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard, tcp: Bool = false,
+                      folder: URL? = nil) async throws -> DaemonHarness {
+        let folder = try folder ?? privateFolder()
         let store = folder.appendingPathComponent("store")
         let socketPath = folder.appendingPathComponent("d.sock").path
-        var configuration = HealthDaemon.Configuration(storeDirectory: store, socketPath: socketPath, maximumBodyBytes: maximumBodyBytes,
-                                                       rateLimit: rateLimit)
+        var configuration = HealthDaemon.Configuration(storeDirectory: store, socketPath: socketPath, tcpPort: tcp ? 0 : nil,
+                                                       maximumBodyBytes: maximumBodyBytes, rateLimit: rateLimit)
         configuration.accessLogInterval = .milliseconds(50)
         let daemon = HealthDaemon(configuration: configuration)
-        let (listening, continuation) = AsyncStream<Void>.makeStream()
+        let (listening, continuation) = AsyncStream<HealthDaemon.Endpoint>.makeStream()
         let (triggered, trigger) = AsyncStream<GracefulShutdownTestTrigger>.makeStream()
         let task = Task {
             defer { continuation.finish() }
             try await testGracefulShutdown { shutdown in
                 trigger.yield(shutdown)
                 trigger.finish()
-                try await daemon.run(gracefulShutdownSignals: []) { _ in continuation.yield() }
+                try await daemon.run(gracefulShutdownSignals: []) { continuation.yield($0) }
             }
         }
         var shutdown: GracefulShutdownTestTrigger?
         for await value in triggered { shutdown = value }
-        for await _ in listening { break }
+        var endpoints: [HealthDaemon.Endpoint] = []
+        for await endpoint in listening {
+            endpoints.append(endpoint)
+            if endpoints.count == (tcp ? 2 : 1) { break }
+        }
+        let tcpPort = endpoints.lazy.compactMap { if case .tcp(_, let port, _) = $0 { port } else { nil } }.first
         if task.isCancelled { _ = try await task.value }
         try await Task.sleep(for: .milliseconds(1))
         guard FileManager.default.fileExists(atPath: socketPath) else {
             _ = try await task.value
             throw CancellationError()
         }
-        return DaemonHarness(folder: folder, store: store, socketPath: socketPath) { [shutdown] in
+        return DaemonHarness(folder: folder, store: store, socketPath: socketPath, tcpPort: tcpPort) { [shutdown] in
             shutdown?.triggerGracefulShutdown()
             _ = try? await task.value
         }
@@ -64,6 +74,11 @@ final class DaemonHarness: Sendable {
     func stop() async {
         await stopping()
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Stops the daemon as SIGTERM does and keeps its folder, for a new daemon to serve it (`start(folder:)`).
+    func stopKeepingTheStore() async {
+        await stopping()
     }
 
     /// The person's side of the same store (approving apps, setting permissions), as `health apps` opens it.
@@ -134,9 +149,9 @@ extension DaemonHarness {
     }
 
     /// Runs `body` with a started daemon, and stops it however `body` ends.
-    static func with<T: Sendable>(maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard,
+    static func with<T: Sendable>(maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard, tcp: Bool = false,
                                   _ body: (DaemonHarness) async throws -> T) async throws -> T {
-        let daemon = try await start(maximumBodyBytes: maximumBodyBytes, rateLimit: rateLimit)
+        let daemon = try await start(maximumBodyBytes: maximumBodyBytes, rateLimit: rateLimit, tcp: tcp)
         do {
             let result = try await body(daemon)
             await daemon.stop()

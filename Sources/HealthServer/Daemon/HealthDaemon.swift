@@ -140,7 +140,8 @@ public struct HealthDaemon: Sendable {
         router.add(middleware: AllowedMethods(document: document))
         router.add(middleware: BearerAuthentication(registrations: registrations, publicPrefixes: ["/openapi.json", "/v1/registrations"]))
         if let limit = configuration.rateLimit { router.add(middleware: RateLimiter(limit: limit)) }
-        router.add(middleware: RequestBodyMiddleware(maximumBytes: configuration.maximumBodyBytes, limits: SchemaLimits(document: document)))
+        router.add(middleware: RequestBodyMiddleware(maximumBytes: configuration.maximumBodyBytes, limits: SchemaLimits(document: document),
+                                                     nulls: NullValues(document: document)))
         router.get("openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"],
                      body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json + "\n")))

@@ -5,11 +5,14 @@ import OpenAPIRuntime
 
 /// The request body: refused over `maximumBytes` (413, before any of it is decoded), whether it declares its length or
 /// streams in chunks; within the limit, collected so the handler reads it whole, and kept to name the field of a date
-/// the decoder refused (JSON decoding reports a bad date without its place).
+/// the decoder refused (JSON decoding reports a bad date without its place). A null where the document allows none is refused,
+/// and so is a body over the document's limits.
 struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     let maximumBytes: Int
     /// The document's limits on lengths, sizes and ranges, checked on the collected body.
     let limits: SchemaLimits
+    /// The places the document allows no null, checked on the collected body.
+    let nulls: NullValues
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var request = request
@@ -23,8 +26,9 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw tooLarge
         }
-        if body.readableBytes > 0, let problem = limits.violation(method: request.method, path: request.uri.path, body: Data(buffer: body)) {
-            throw problem
+        if body.readableBytes > 0 {
+            if let problem = nulls.violation(method: request.method, path: request.uri.path, body: body) { throw problem }
+            if let problem = limits.violation(method: request.method, path: request.uri.path, body: Data(buffer: body)) { throw problem }
         }
         do {
             return try await next(request, context)
