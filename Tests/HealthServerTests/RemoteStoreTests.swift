@@ -334,6 +334,33 @@ struct RemoteStoreTests {
 
     // MARK: - Through the daemon only
 
+    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    func anObserverHearsItsStartAndEachChangeItMaySeeAndNothingElse(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let other = try await session.app(.other, answering: .allowAll)
+            try await other.requestAuthorization(toShare: [steps, heartRate], read: [])
+            let app = try await session.app(.steps, answering: .init(default: .allow, read: [heartRate.identifier: .deny]))
+            try await app.requestAuthorization(toShare: [steps], read: [steps, heartRate])
+            let (calls, continuation) = AsyncStream<String>.makeStream()
+            let query = HKObserverQuery(queryDescriptors: [HKQueryDescriptor(sampleType: steps, predicate: nil),
+                                                           HKQueryDescriptor(sampleType: heartRate, predicate: nil)]) { _, types, done, error in
+                continuation.yield(error.map { "error \($0)" } ?? types.map { $0.map(\.identifier).sorted().joined(separator: ",") } ?? "start")
+                done()
+            }
+            app.execute(query)
+            var heard = calls.makeAsyncIterator()
+            #expect(await heard.next() == "start")
+            // Another app's heart rate, which this app may not read, then its steps: the first update names steps only.
+            try await other.save(HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 80), start: base, end: base))
+            try await other.save(stepSample(5, at: 1))
+            #expect(await heard.next() == steps.identifier)
+            // Its own save is an update too.
+            try await app.save(stepSample(6, at: 2))
+            #expect(await heard.next() == steps.identifier)
+            app.stop(query)
+        }
+    }
+
     @Test func aRevokedAppIsRefusedOnItsVeryNextCall() async throws {
         try await AppSession.with(.remote) { session in
             let store = try await session.app(.steps, answering: .allowAll)

@@ -922,6 +922,93 @@ package enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/streams/observer": {
+      "post": {
+        "operationId": "streamObserverUpdates",
+        "tags": [
+          "streams"
+        ],
+        "summary": "HKObserverQuery as Server-Sent Events: an \"update\" event when the query starts, then one each time samples of its types that the app may read are saved or deleted (the types that changed; never what changed). Each update carries an id: send it back as Last-Event-ID after a reconnect and the stream goes on from there, with an update at once for anything that changed meanwhile. A \"keepalive\" event without data comes every 15 seconds. The stream ends when the person revokes the app; reconnecting is then 401.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ObserverQuery"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The stream of events (text/event-stream); the data of an update is an ObserverUpdate.",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "type": "string",
+                  "format": "binary"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "Last-Event-ID",
+            "in": "header",
+            "required": false,
+            "description": "The id of the last update event received: the stream resumes after it (no start event), made by this daemon for this app; any other is refused.",
+            "schema": {
+              "type": "string",
+              "maxLength": 256
+            }
+          }
+        ]
+      }
     }
   },
   "components": {
@@ -1922,6 +2009,44 @@ package enum OpenAPIDocument {
           },
           "syncVersion": {
             "type": "integer"
+          }
+        }
+      },
+      "ObserverQuery": {
+        "type": "object",
+        "required": [
+          "queries"
+        ],
+        "additionalProperties": false,
+        "description": "HKObserverQuery: one or more types, each with an optional predicate.",
+        "properties": {
+          "queries": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 64,
+            "items": {
+              "$ref": "#/components/schemas/AnchoredQueryPart"
+            }
+          }
+        }
+      },
+      "ObserverUpdate": {
+        "type": "object",
+        "required": [
+          "types"
+        ],
+        "additionalProperties": false,
+        "description": "The data of an update event: the types among the query's with changes the app may read since the last update (empty, with start, when the query starts).",
+        "properties": {
+          "types": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "start": {
+            "type": "boolean",
+            "description": "True on the event that says the query started (HealthKit's first call of the update handler)."
           }
         }
       }

@@ -1973,5 +1973,74 @@ extension Components {
                 case syncVersion
             }
         }
+        /// HKObserverQuery: one or more types, each with an optional predicate.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ObserverQuery`.
+        package struct ObserverQuery: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ObserverQuery/queries`.
+            package var queries: [Components.Schemas.AnchoredQueryPart]
+            /// Creates a new `ObserverQuery`.
+            ///
+            /// - Parameters:
+            ///   - queries:
+            package init(queries: [Components.Schemas.AnchoredQueryPart]) {
+                self.queries = queries
+            }
+            package enum CodingKeys: String, CodingKey {
+                case queries
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.queries = try container.decode(
+                    [Components.Schemas.AnchoredQueryPart].self,
+                    forKey: .queries
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "queries"
+                ])
+            }
+        }
+        /// The data of an update event: the types among the query's with changes the app may read since the last update (empty, with start, when the query starts).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ObserverUpdate`.
+        package struct ObserverUpdate: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ObserverUpdate/types`.
+            package var types: [Swift.String]
+            /// True on the event that says the query started (HealthKit's first call of the update handler).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ObserverUpdate/start`.
+            package var start: Swift.Bool?
+            /// Creates a new `ObserverUpdate`.
+            ///
+            /// - Parameters:
+            ///   - types:
+            ///   - start: True on the event that says the query started (HealthKit's first call of the update handler).
+            package init(
+                types: [Swift.String],
+                start: Swift.Bool? = nil
+            ) {
+                self.types = types
+                self.start = start
+            }
+            package enum CodingKeys: String, CodingKey {
+                case types
+                case start
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.types = try container.decode(
+                    [Swift.String].self,
+                    forKey: .types
+                )
+                self.start = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .start
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "types",
+                    "start"
+                ])
+            }
+        }
     }
 }

@@ -3790,4 +3790,314 @@ package enum Operations {
             }
         }
     }
+    /// HKObserverQuery as Server-Sent Events: an "update" event when the query starts, then one each time samples of its types that the app may read are saved or deleted (the types that changed; never what changed). Each update carries an id: send it back as Last-Event-ID after a reconnect and the stream goes on from there, with an update at once for anything that changed meanwhile. A "keepalive" event without data comes every 15 seconds. The stream ends when the person revokes the app; reconnecting is then 401.
+    ///
+    /// - Remark: HTTP `POST /v1/streams/observer`.
+    /// - Remark: Generated from `#/paths//v1/streams/observer/post(streamObserverUpdates)`.
+    package enum StreamObserverUpdates {
+        package static let id: Swift.String = "streamObserverUpdates"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/streams/observer/POST/header`.
+            package struct Headers: Sendable, Hashable {
+                /// The id of the last update event received: the stream resumes after it (no start event), made by this daemon for this app; any other is refused.
+                ///
+                /// - Remark: Generated from `#/paths/v1/streams/observer/POST/header/Last-Event-ID`.
+                package var lastEventID: Swift.String?
+                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StreamObserverUpdates.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - lastEventID: The id of the last update event received: the stream resumes after it (no start event), made by this daemon for this app; any other is refused.
+                ///   - accept:
+                package init(
+                    lastEventID: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StreamObserverUpdates.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.lastEventID = lastEventID
+                    self.accept = accept
+                }
+            }
+            package var headers: Operations.StreamObserverUpdates.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/streams/observer/POST/requestBody`.
+            @frozen package enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/streams/observer/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.ObserverQuery)
+            }
+            package var body: Operations.StreamObserverUpdates.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            package init(
+                headers: Operations.StreamObserverUpdates.Input.Headers = .init(),
+                body: Operations.StreamObserverUpdates.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/streams/observer/POST/responses/200/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/streams/observer/POST/responses/200/content/text\/event-stream`.
+                    case textEventStream(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.textEventStream`.
+                    ///
+                    /// - Throws: An error if `self` is not `.textEventStream`.
+                    /// - SeeAlso: `.textEventStream`.
+                    package var textEventStream: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .textEventStream(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.StreamObserverUpdates.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.StreamObserverUpdates.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The stream of events (text/event-stream); the data of an update is an ObserverUpdate.
+            ///
+            /// - Remark: Generated from `#/paths//v1/streams/observer/post(streamObserverUpdates)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.StreamObserverUpdates.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            package var ok: Operations.StreamObserverUpdates.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/streams/observer/POST/responses/400/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/streams/observer/POST/responses/400/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    package var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.StreamObserverUpdates.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.StreamObserverUpdates.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// The request was refused; the body says why.
+            ///
+            /// - Remark: Generated from `#/paths//v1/streams/observer/post(streamObserverUpdates)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.StreamObserverUpdates.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            package var badRequest: Operations.StreamObserverUpdates.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/streams/observer/POST/responses/401/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/streams/observer/POST/responses/401/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    package var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.StreamObserverUpdates.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.StreamObserverUpdates.Output.Unauthorized.Body) {
+                    self.body = body
+                }
+            }
+            /// No credential, or one that is unknown or revoked.
+            ///
+            /// - Remark: Generated from `#/paths//v1/streams/observer/post(streamObserverUpdates)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.StreamObserverUpdates.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            package var unauthorized: Operations.StreamObserverUpdates.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct TooManyRequests: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/streams/observer/POST/responses/429/headers`.
+                package struct Headers: Sendable, Hashable {
+                    /// Seconds to wait.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/streams/observer/POST/responses/429/headers/Retry-After`.
+                    package var retryAfter: Swift.Int?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - retryAfter: Seconds to wait.
+                    package init(retryAfter: Swift.Int? = nil) {
+                        self.retryAfter = retryAfter
+                    }
+                }
+                /// Received HTTP response headers
+                package var headers: Operations.StreamObserverUpdates.Output.TooManyRequests.Headers
+                /// - Remark: Generated from `#/paths/v1/streams/observer/POST/responses/429/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/streams/observer/POST/responses/429/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    package var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.StreamObserverUpdates.Output.TooManyRequests.Body
+                /// Creates a new `TooManyRequests`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                package init(
+                    headers: Operations.StreamObserverUpdates.Output.TooManyRequests.Headers = .init(),
+                    body: Operations.StreamObserverUpdates.Output.TooManyRequests.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The app went over its request quota; the Retry-After header says in how many seconds to try again.
+            ///
+            /// - Remark: Generated from `#/paths//v1/streams/observer/post(streamObserverUpdates)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Operations.StreamObserverUpdates.Output.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            package var tooManyRequests: Operations.StreamObserverUpdates.Output.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen package enum AcceptableContentType: AcceptableProtocol {
+            case textEventStream
+            case applicationProblemJson
+            case other(Swift.String)
+            package init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/event-stream":
+                    self = .textEventStream
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            package var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textEventStream:
+                    return "text/event-stream"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            package static var allCases: [Self] {
+                [
+                    .textEventStream,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
 }

@@ -74,6 +74,11 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/objects/delete-matching`.
     /// - Remark: Generated from `#/paths//v1/objects/delete-matching/post(deleteMatchingObjects)`.
     func deleteMatchingObjects(_ input: Operations.DeleteMatchingObjects.Input) async throws -> Operations.DeleteMatchingObjects.Output
+    /// HKObserverQuery as Server-Sent Events: an "update" event when the query starts, then one each time samples of its types that the app may read are saved or deleted (the types that changed; never what changed). Each update carries an id: send it back as Last-Event-ID after a reconnect and the stream goes on from there, with an update at once for anything that changed meanwhile. A "keepalive" event without data comes every 15 seconds. The stream ends when the person revokes the app; reconnecting is then 401.
+    ///
+    /// - Remark: HTTP `POST /v1/streams/observer`.
+    /// - Remark: Generated from `#/paths//v1/streams/observer/post(streamObserverUpdates)`.
+    func streamObserverUpdates(_ input: Operations.StreamObserverUpdates.Input) async throws -> Operations.StreamObserverUpdates.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -221,6 +226,19 @@ extension APIProtocol {
         body: Operations.DeleteMatchingObjects.Input.Body
     ) async throws -> Operations.DeleteMatchingObjects.Output {
         try await deleteMatchingObjects(Operations.DeleteMatchingObjects.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// HKObserverQuery as Server-Sent Events: an "update" event when the query starts, then one each time samples of its types that the app may read are saved or deleted (the types that changed; never what changed). Each update carries an id: send it back as Last-Event-ID after a reconnect and the stream goes on from there, with an update at once for anything that changed meanwhile. A "keepalive" event without data comes every 15 seconds. The stream ends when the person revokes the app; reconnecting is then 401.
+    ///
+    /// - Remark: HTTP `POST /v1/streams/observer`.
+    /// - Remark: Generated from `#/paths//v1/streams/observer/post(streamObserverUpdates)`.
+    package func streamObserverUpdates(
+        headers: Operations.StreamObserverUpdates.Input.Headers = .init(),
+        body: Operations.StreamObserverUpdates.Input.Body
+    ) async throws -> Operations.StreamObserverUpdates.Output {
+        try await streamObserverUpdates(Operations.StreamObserverUpdates.Input(
             headers: headers,
             body: body
         ))

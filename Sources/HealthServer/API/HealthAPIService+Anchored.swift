@@ -9,14 +9,7 @@ import OpenHealthKit
 extension HealthAPIService {
     func queryAnchoredObjects(_ input: Operations.QueryAnchoredObjects.Input) async throws -> Operations.QueryAnchoredObjects.Output {
         let query = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
-        let parts = try query.queries.enumerated().map { index, part in
-            let pointer = "/queries/\(index)"
-            guard let type = HKObjectType.type(forIdentifier: part._type) as? HKSampleType else {
-                throw Self.unknownType(part._type, at: pointer + "/type", kind: "sample type")
-            }
-            try Self.checkCarried(type, at: pointer + "/type")
-            return AnchoredPlan.QueryPart(type: type, filter: try part.predicate.map { try Self.filter($0, at: pointer + "/predicate") })
-        }
+        let parts = try Self.parts(query.queries)
         var anchor: HKQueryAnchor?
         switch (query.anchor, query.anchorValue) {
         case (let text?, nil):
@@ -43,6 +36,18 @@ extension HealthAPIService {
                 samples: answer.samples.map(WireSample.wire), deletedObjects: answer.deleted.map(WireDeletedObject.wire),
                 anchor: answer.anchor.wireForm.sealed?.base64EncodedString() ?? "", anchorValue: answer.integerAnchor)
             return (.ok(.init(body: .json(changes))), counts)
+        }
+    }
+
+    /// Query descriptors from the wire (`/queries`), each type known and carried, each predicate compiled.
+    static func parts(_ queries: [Components.Schemas.AnchoredQueryPart]) throws -> [AnchoredPlan.QueryPart] {
+        try queries.enumerated().map { index, part in
+            let pointer = "/queries/\(index)"
+            guard let type = HKObjectType.type(forIdentifier: part._type) as? HKSampleType else {
+                throw Self.unknownType(part._type, at: pointer + "/type", kind: "sample type")
+            }
+            try Self.checkCarried(type, at: pointer + "/type")
+            return AnchoredPlan.QueryPart(type: type, filter: try part.predicate.map { try Self.filter($0, at: pointer + "/predicate") })
         }
     }
 

@@ -18,9 +18,11 @@ struct BearerAuthentication<Context: RequestContext>: RouterMiddleware {
         guard let header = request.headers[.authorization] else { throw Problem.unauthorized(tokenPresented: false) }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer",
-              let manifest = try registrations.app(forToken: String(parts[1]).trimmingCharacters(in: .whitespaces)) else {
+              case let token = String(parts[1]).trimmingCharacters(in: .whitespaces), let manifest = try registrations.app(forToken: token) else {
             throw Problem.unauthorized(tokenPresented: true)
         }
-        return try await CallingApp.$manifest.withValue(manifest) { try await next(request, context) }
+        return try await CallingApp.$manifest.withValue(manifest) {
+            try await CallingApp.$token.withValue(token) { try await next(request, context) }
+        }
     }
 }

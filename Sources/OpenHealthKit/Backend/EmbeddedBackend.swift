@@ -62,6 +62,21 @@ package struct EmbeddedBackend: HealthBackend {
                               seal: seal)
     }
 
+    package func observerUpdates(_ plan: AnchoredPlan) -> AsyncThrowingStream<Set<String>?, any Error> {
+        let feed = ObserverFeed.updates(plan, samples: samples, app: app.bundleIdentifier, after: nil)
+        let (stream, continuation) = AsyncThrowingStream<Set<String>?, any Error>.makeStream()
+        let task = Task {
+            do {
+                for try await update in feed { continuation.yield(update.changed) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
     package func statistics(_ plan: StatisticsPlan, mergeMode: HKStatisticsMergeMode) async throws -> HKStatistics? {
         HKStatisticsQuery.statistics(plan, loaded: try plan.load(from: samples, app: app.bundleIdentifier), mergeMode: mergeMode)
     }

@@ -23,6 +23,10 @@ package protocol HealthBackend: Sendable {
     func samples(of type: HKSampleType, matching filter: SampleFilter?, order: [SampleOrder], limit: Int?) async throws -> [HKSample]
     /// What changed after `anchor` (from the start when nil) among what the app may see, with the anchor that follows.
     func anchoredChanges(_ plan: AnchoredPlan, after anchor: HKQueryAnchor?) async throws -> AnchoredPlan.Answer
+    /// An observer query's updates: `nil` once it started, then the identifiers of the plan's types with changes the app
+    /// may see, as they happen (one update may stand for several changes). Ends when the consumer stops, or with the
+    /// error the query reports.
+    func observerUpdates(_ plan: AnchoredPlan) -> AsyncThrowingStream<Set<String>?, any Error>
     /// The statistics of what the app may see that `plan` selects (`nil`: no such sample), sources merged by `mergeMode`.
     func statistics(_ plan: StatisticsPlan, mergeMode: HKStatisticsMergeMode) async throws -> HKStatistics?
     /// The same per interval: a statistics collection.

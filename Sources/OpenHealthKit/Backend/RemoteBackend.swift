@@ -138,6 +138,46 @@ package struct RemoteBackend: HealthBackend {
         return .init(samples: samples, deleted: deleted, position: nil, anchor: .sealed(sealed), integerAnchor: changes.anchorValue)
     }
 
+    /// The daemon's observer stream (Server-Sent Events). A dropped connection — the daemon restarting, say — is
+    /// reconnected with the last event's id, so the stream goes on where it stopped and a change made meanwhile comes
+    /// as one update; a refusal (a revoked credential, a type no longer carried) ends it with that error.
+    package func observerUpdates(_ plan: AnchoredPlan) -> AsyncThrowingStream<Set<String>?, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Set<String>?, any Error>.makeStream()
+        let task = Task { [self] in
+            do {
+                for part in plan.queries { try checkCarried(part.type) }
+                let request = Components.Schemas.ObserverQuery(
+                    queries: try plan.queries.map { .init(_type: $0.type.identifier, predicate: try $0.filter.map(WirePredicate.wire)) })
+                var lastEventID: String?
+                var pause: Duration = .milliseconds(100)
+                while !Task.isCancelled {
+                    do {
+                        let body = try await call {
+                            try await client.streamObserverUpdates(headers: .init(lastEventID: lastEventID), body: .json(request)).ok.body.textEventStream
+                        }
+                        for try await event in body.asDecodedServerSentEventsWithJSONData(of: Components.Schemas.ObserverUpdate.self) {
+                            pause = .milliseconds(100)
+                            guard event.event == "update", let update = event.data else { continue }
+                            if let id = event.id { lastEventID = id }
+                            continuation.yield(update.start == true ? nil : Set(update.types))
+                        }
+                    } catch let error as HKError where error.code != .errorDatabaseInaccessible {
+                        throw error   // refused: a credential that no longer holds, a request the daemon will not take
+                    } catch {
+                        // Not reached, or the stream broke off: try again, waiting longer each time (up to 5 s).
+                    }
+                    try await Task.sleep(for: pause)
+                    pause = min(pause * 2, .seconds(5))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: Task.isCancelled ? CancellationError() : error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
     /// Samples of types the API does not carry yet fail here, saying so, rather than come back as bare samples.
     private func checkCarried(_ type: HKSampleType) throws {
         guard WireSample.carries(type) else {

@@ -49,25 +49,20 @@ open class HKObserverQuery: HKQuery, @unchecked Sendable {
 extension HKObserverQuery: ExecutableQuery {
     func start(on store: HKHealthStore) {
         let plan = Result { try AnchoredPlan(parts, limit: HKObjectQueryNoLimit) }
-        let app = store.configuration.app.bundleIdentifier
         // Changes seen but not yet delivered (type identifiers), and the signals between the two tasks.
         let pending = PendingChanges()
         let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let (completions, completed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
+        // The backend's updates: from the engine in this process, or streamed by the daemon.
         let listener = Task.detached { [self] in
             do {
-                let plan = try plan.get()
-                let updates = try store.sampleStore().changes.subscribe()
-                let queries = plan.queries.map { ($0.type, $0.filter) }
-                var position = try store.sampleStore().observe(queries, visibleTo: app, after: nil).position
-                deliver(self, nil, { completed.yield() }, nil)
-                for await change in updates where !change.touched(among: plan.typeIdentifiers).isEmpty {
-                    // What the app may see changed, type by type, up to now: not the types the notification names
-                    // (another app's hidden save may arrive with, or just before, a visible one).
-                    let (changed, newest) = try store.sampleStore().observe(queries, visibleTo: app, after: position)
-                    position = newest
-                    guard !changed.isEmpty, !Task.isCancelled else { continue }
+                for try await update in try store.backend().observerUpdates(try plan.get()) {
+                    guard !Task.isCancelled else { return }
+                    guard let changed = update else {
+                        deliver(self, nil, { completed.yield() }, nil)
+                        continue
+                    }
                     pending.types.withLock { $0 = ($0 ?? []).union(changed) }
                     wake.yield()
                 }

@@ -140,7 +140,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     private func embedded() throws -> EmbeddedBackend {
         guard let embedded = try opened.get() as? EmbeddedBackend else {
             throw HKError(.errorHealthDataUnavailable, "this call does not go through the health daemon yet (OPENHEALTHKIT_SERVER): "
-                + "authorization, saving, deleting, sample queries and statistics do; the rest works on a store opened in this process")
+                + "authorization, saving, deleting, sample, anchored, statistics and observer queries do; the rest works on a store opened in this process")
         }
         return embedded
     }
