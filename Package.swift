@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
         .library(name: "OpenHealthKitUI", targets: ["OpenHealthKitUI"]),
         .executable(name: "health", targets: ["HealthCLI"]),
+        .executable(name: "step-counter", targets: ["StepCounter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -119,6 +120,8 @@ let package = Package(
             resources: [.copy("Resources/sample-export.zip")],
             swiftSettings: strictSettings
         ),
+        // An app as HealthKit apps are written, knowing nothing of where the store is: run against the daemon by the tests.
+        .executableTarget(name: "StepCounter", dependencies: ["OpenHealthKit"], path: "Examples/StepCounter", swiftSettings: strictSettings),
         // What tests share: waiting for child processes off Swift's cooperative pool.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel", "TestSupport"], swiftSettings: strictSettings),
@@ -141,8 +144,8 @@ let package = Package(
             name: "HealthServerTests",
             dependencies: [
                 "HealthServer", "HealthAPI", "HealthStore", "OpenHealthKit", "TestSupport",
-                // `health serve` is run as the person runs it, and stopped with SIGTERM.
-                "HealthCLI",
+                // `health serve` is run as the person runs it, and stopped with SIGTERM; apps run as processes of their own.
+                "HealthCLI", "StepCounter",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -17,29 +17,34 @@ struct ServeCommandTests {
         return dir.appendingPathComponent("health")
     }()
 
-    /// Starts `health serve` on a new private store; returns the harness (stopping sends SIGTERM) and the process.
-    static func serve() async throws -> (DaemonHarness, Process, Pipe) {
+    /// Starts `health serve` on a new private store (and on a loopback TCP port with `tcp`); returns the harness
+    /// (stopping sends SIGTERM) and the process.
+    static func serve(tcp: Bool = false) async throws -> (DaemonHarness, Process, Pipe) {
         let folder = try DaemonHarness.privateFolder()
         let store = folder.appendingPathComponent("store"), socket = folder.appendingPathComponent("d.sock").path
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["serve", "--store", store.path, "--socket", socket]
+        process.arguments = ["serve", "--store", store.path, "--socket", socket] + (tcp ? ["--port", "0"] : [])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
         let reading = output.fileHandleForReading
+        let last = tcp ? "Listening on http://" : "Listening on unix:"
         let seen = await onOwnThread {
             var seen = Data()
-            while !String(decoding: seen, as: UTF8.self).contains("Listening on unix:") {
+            while !String(decoding: seen, as: UTF8.self).contains(last) || String(decoding: seen, as: UTF8.self).last != "\n" {
                 let chunk = reading.availableData
                 guard !chunk.isEmpty else { break }
                 seen += chunk
             }
             return seen
         }
-        #expect(String(decoding: seen, as: UTF8.self) == "Serving the store in \(store.path)\nListening on unix:\(socket)\n")
-        let harness = DaemonHarness(folder: folder, store: store, socketPath: socket) {
+        let printed = String(decoding: seen, as: UTF8.self)
+        let port = printed.firstMatch(of: /Listening on http:\/\/127\.0\.0\.1:(\d+)\n/).flatMap { Int($0.output.1) }
+        #expect(printed == "Serving the store in \(store.path)\nListening on unix:\(socket)\n" + (port.map { "Listening on http://127.0.0.1:\($0)\n" } ?? ""))
+        #expect((port != nil) == tcp, "\(printed)")
+        let harness = DaemonHarness(folder: folder, store: store, socketPath: socket, tcpPort: port) {
             if process.isRunning { process.terminate() }
             await process.ended()
         }
