@@ -30,10 +30,12 @@ struct ServeCommandTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let reading = output.fileHandleForReading
-        let last = tcp ? "Listening on http://" : "Listening on unix:"
+        // One line per listener, in the order they came up.
+        let listeners = tcp ? 2 : 1
         let seen = await onOwnThread {
             var seen = Data()
-            while !String(decoding: seen, as: UTF8.self).contains(last) || String(decoding: seen, as: UTF8.self).last != "\n" {
+            while String(decoding: seen, as: UTF8.self).split(separator: "\n").count(where: { $0.hasPrefix("Listening on") }) < listeners
+                    || String(decoding: seen, as: UTF8.self).last != "\n" {
                 let chunk = reading.availableData
                 guard !chunk.isEmpty else { break }
                 seen += chunk
@@ -42,7 +44,9 @@ struct ServeCommandTests {
         }
         let printed = String(decoding: seen, as: UTF8.self)
         let port = printed.firstMatch(of: /Listening on http:\/\/127\.0\.0\.1:(\d+)\n/).flatMap { Int($0.output.1) }
-        #expect(printed == "Serving the store in \(store.path)\nListening on unix:\(socket)\n" + (port.map { "Listening on http://127.0.0.1:\($0)\n" } ?? ""))
+        #expect(printed.hasPrefix("Serving the store in \(store.path)\n"), "\(printed)")
+        #expect(Set(printed.split(separator: "\n").dropFirst())
+                    == Set(["Listening on unix:\(socket)"] + (port.map { ["Listening on http://127.0.0.1:\($0)"] } ?? [])), "\(printed)")
         #expect((port != nil) == tcp, "\(printed)")
         let harness = DaemonHarness(folder: folder, store: store, socketPath: socket, tcpPort: port) {
             if process.isRunning { process.terminate() }
