@@ -163,7 +163,7 @@ struct CLIArgumentFuzzTests {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         let started = Date()
-        try process.run()
+        try process.start()
         var timedOut = false
         while process.isRunning {
             if Date().timeIntervalSince(started) > timeLimit {

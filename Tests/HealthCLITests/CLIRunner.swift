@@ -52,11 +52,11 @@ private func runHealthBlocking(_ arguments: [String], input: String, in director
     process.standardOutput = out
     process.standardError = err
     process.standardInput = stdin
-    try process.run()
+    try process.start()
     stdin.fileHandleForWriting.write(Data(input.utf8))
     try stdin.fileHandleForWriting.close()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    let stdout = out.fileHandleForReading.readAll()
+    let stderr = err.fileHandleForReading.readAll()
     process.waitUntilExit()
     return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                   stderr: String(decoding: stderr, as: UTF8.self))
@@ -93,8 +93,8 @@ private func runShellBlocking(_ command: String, onTerminal: Bool, environment e
     let out = Pipe()
     process.standardOutput = out
     process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
+    try process.start()
+    let data = out.fileHandleForReading.readAll()
     process.waitUntilExit()
     return String(decoding: data, as: UTF8.self)
 }

@@ -31,12 +31,12 @@ struct TwoProcessTests {
             let err = Pipe()
             process.standardError = err
             process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            try process.start()
             return (process, err)
         }
         for (process, err) in writers {
             let reading = err.fileHandleForReading
-            let message = await onOwnThread { String(decoding: reading.readDataToEndOfFile(), as: UTF8.self) }
+            let message = await onOwnThread { String(decoding: reading.readAll(), as: UTF8.self) }
             await process.ended()
             #expect(process.terminationStatus == 0, "\(message)")
         }

@@ -75,11 +75,11 @@ struct AuthorizationRequestTests {
             let input = Pipe(), output = Pipe()
             process.standardInput = input
             process.standardOutput = output
-            try process.run()
+            try process.start()
             input.fileHandleForWriting.write(Data("y\nn\n".utf8))
             try input.fileHandleForWriting.close()
             let reading = output.fileHandleForReading
-            let shown = await onOwnThread { String(decoding: reading.readDataToEndOfFile(), as: UTF8.self) }
+            let shown = await onOwnThread { String(decoding: reading.readAll(), as: UTF8.self) }
             await process.ended()
             #expect(process.terminationStatus == 0)
             #expect(shown == """
@@ -106,8 +106,8 @@ extension Process {
             process.executableURL = executable
             process.arguments = arguments
             process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
+            try process.start()
+            let data = output.fileHandleForReading.readAll()
             process.waitUntilExit()
             return String(decoding: data, as: UTF8.self)
         }

@@ -24,8 +24,8 @@ struct SchemaFuzzTests {
                 process.arguments = [script.path, "http://127.0.0.1:\(port)", token]
                 process.standardOutput = pipe
                 process.standardError = pipe
-                try process.run()
-                let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                try process.start()
+                let output = String(decoding: pipe.fileHandleForReading.readAll(), as: UTF8.self)
                 process.waitUntilExit()
                 return (process.terminationStatus, output)
             }

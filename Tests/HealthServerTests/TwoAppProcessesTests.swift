@@ -65,8 +65,8 @@ struct TwoAppProcessesTests {
             process.environment = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "OPENHEALTHKIT_SERVER": server, "OPENHEALTHKIT_TOKEN": token]
             process.standardOutput = output
             process.standardError = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            try process.start()
+            let text = String(decoding: output.fileHandleForReading.readAll(), as: UTF8.self)
             process.waitUntilExit()
             return (process.terminationStatus, text)
         }

@@ -22,8 +22,8 @@ struct APICoverageTests {
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            try process.start()
+            let output = String(decoding: pipe.fileHandleForReading.readAll(), as: UTF8.self)
             process.waitUntilExit()
             return (process.terminationStatus, output)
         }

@@ -1,4 +1,8 @@
 public import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs `body`, which blocks (waits for a child process, reads its pipes to the end, sleeps), on a new thread of its
 /// own, and suspends the calling test until it returns.
@@ -27,5 +31,41 @@ extension Process {
     /// Waits until the process ends, on a thread of its own (see `onOwnThread`).
     public func ended() async {
         await onOwnThread { self.waitUntilExit() }
+    }
+}
+
+/// One child process starts at a time: Foundation's `Process.run()` on Linux is not safe to call from many threads at
+/// once (it crashed, copying memory, when the tests' child processes started together on threads of their own).
+private let spawning = Mutex<Void>(())
+
+extension Process {
+    /// `run()`, one process at a time across the test run.
+    public func start() throws {
+        try spawning.withLock { _ in try run() }
+    }
+}
+
+extension FileHandle {
+    /// Everything up to the end of file. Read with read(2) and retried when a signal interrupts it: Foundation's
+    /// `readDataToEndOfFile()` traps on EINTR, which a child process ending can cause on the reading thread.
+    public func readAll() -> Data {
+        var data = Data()
+        while true {
+            let chunk = readSome()
+            if chunk.isEmpty { return data }
+            data += chunk
+        }
+    }
+
+    /// What one read(2) gives (empty at end of file), retried when a signal interrupts it; `availableData` without
+    /// the trap.
+    public func readSome() -> Data {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let descriptor = fileDescriptor
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count >= 0 { return Data(buffer[0..<count]) }
+            if errno != EINTR { return Data() }
+        }
     }
 }

@@ -430,8 +430,8 @@ struct CatalogGeneratorTests {
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            try process.start()
+            let data = pipe.fileHandleForReading.readAll()
             process.waitUntilExit()
             return (process.terminationStatus, String(decoding: data, as: UTF8.self))
         }

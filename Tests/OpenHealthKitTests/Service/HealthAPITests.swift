@@ -22,8 +22,8 @@ struct HealthAPITests {
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            try process.start()
+            let text = String(decoding: output.fileHandleForReading.readAll(), as: UTF8.self)
             process.waitUntilExit()
             return (process.terminationStatus, text)
         }
