@@ -21,6 +21,13 @@ struct APIDocument: Sendable {
     /// `components.schemas`, by name.
     let schemas: [String: JSONValue]
 
+    /// A schema's rules with its `$ref` (if any) followed to the shared schema it names.
+    static func following(_ rules: [String: JSONValue], in schemas: [String: JSONValue]) -> [String: JSONValue] {
+        guard case .string(let reference)? = rules["$ref"], let name = reference.split(separator: "/").last,
+              case .object(let target)? = schemas[String(name)] else { return rules }
+        return target
+    }
+
     init(json: String = OpenAPIDocument.json) {
         let root = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
         let documented = root["paths"] as? [String: [String: Any]] ?? [:]

@@ -24,21 +24,21 @@ struct NullValues: Sendable {
 
     /// A problem naming the first null `body` may not hold, or nil (also for a body that is not JSON: the decoder
     /// says so).
-    func violation(method: HTTPRequest.Method, path: String, body: ByteBuffer) -> Problem? {
+    func violation(method: HTTPRequest.Method, path: String, body: Data) -> Problem? {
         guard Self.mayHoldNull(body) else { return nil }
         let segments = path.split(separator: "/")
         guard let schema = operations.first(where: { $0.method == method && $0.path.matches(segments) })?.schema,
-              let root = try? JSONSerialization.jsonObject(with: Data(buffer: body), options: [.fragmentsAllowed]),
+              let root = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
               let place = firstNull(in: root, schema: schema, at: [], depth: 0) else { return nil }
-        let pointer = "/" + place.joined(separator: "/")
+        let pointer = JSONPointer.to(place)
         return Problem(.badRequest, "invalid request body",
                        detail: "\(pointer): null is not a value this API takes here; leave an optional field out",
                        code: .errorInvalidArgument, field: pointer)
     }
 
     /// Whether the bytes have an `n` outside strings.
-    private static func mayHoldNull(_ body: ByteBuffer) -> Bool {
-        body.withUnsafeReadableBytes { bytes in
+    private static func mayHoldNull(_ body: Data) -> Bool {
+        body.withUnsafeBytes { bytes in
             var index = 0
             while index < bytes.count {
                 switch bytes[index] {
@@ -54,8 +54,8 @@ struct NullValues: Sendable {
         }
     }
 
-    /// The path of the first null (array order, then key order) where `schema` does not allow one, its keys escaped as
-    /// a JSON pointer's are. A place the schema leaves open (`nil`) takes any value.
+    /// The path of the first null (array order, then key order) where `schema` does not allow one. A place the schema
+    /// leaves open (`nil`) takes any value.
     private func firstNull(in value: Any, schema: JSONValue?, at path: [String], depth: Int) -> [String]? {
         guard let rules = resolved(schema), depth < 64 else { return nil }
         if value is NSNull { return allowsNull(rules) ? nil : path }
@@ -79,8 +79,7 @@ struct NullValues: Sendable {
                     if case .object(let schema)? = rules["additionalProperties"] { return .object(schema) }
                     return nil
                 }()
-                let token = key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-                if let found = firstNull(in: object[key]!, schema: fieldSchema, at: path + [token], depth: depth + 1) { return found }
+                if let found = firstNull(in: object[key]!, schema: fieldSchema, at: path + [key], depth: depth + 1) { return found }
             }
         default: break
         }
@@ -89,12 +88,8 @@ struct NullValues: Sendable {
 
     /// A schema's rules with a `$ref` followed; nil for an open place (no schema, or `{}`).
     private func resolved(_ schema: JSONValue?) -> [String: JSONValue]? {
-        guard case .object(var rules)? = schema, !rules.isEmpty else { return nil }
-        if case .string(let reference)? = rules["$ref"], let name = reference.split(separator: "/").last,
-           case .object(let target)? = schemas[String(name)] {
-            rules = target
-        }
-        return rules
+        guard case .object(let rules)? = schema, !rules.isEmpty else { return nil }
+        return APIDocument.following(rules, in: schemas)
     }
 
     private func allowsNull(_ rules: [String: JSONValue]) -> Bool {

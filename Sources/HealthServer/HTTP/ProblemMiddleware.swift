@@ -60,7 +60,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         case .dataCorrupted(let context): (context.codingPath, context.debugDescription)
         @unknown default: ([], "\(error)")
         }
-        let pointer = path.isEmpty ? nil : "/" + path.map { $0.intValue.map(String.init) ?? Self.escape($0.stringValue) }.joined(separator: "/")
+        let pointer = path.isEmpty ? nil : JSONPointer.to(path.map { $0.intValue.map(String.init) ?? $0.stringValue })
         let detail = pointer.map { "\($0) \(reason)" } ?? "the request body is not valid: \(reason)"
         return Problem(.badRequest, "invalid request body", detail: detail, code: .errorInvalidArgument, field: pointer)
     }
@@ -73,10 +73,5 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         case is Bool.Type: "true or false"
         default: "\(type)"
         }
-    }
-
-    /// RFC 6901 escaping of one reference token.
-    private static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 }

@@ -26,15 +26,16 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw tooLarge
         }
-        if body.readableBytes > 0 {
-            if let problem = nulls.violation(method: request.method, path: request.uri.path, body: body) { throw problem }
-            if let problem = limits.violation(method: request.method, path: request.uri.path, body: Data(buffer: body)) { throw problem }
+        let data = Data(buffer: body)
+        if !data.isEmpty {
+            if let problem = nulls.violation(method: request.method, path: request.uri.path, body: data) { throw problem }
+            if let problem = limits.violation(method: request.method, path: request.uri.path, body: data) { throw problem }
         }
         do {
             return try await next(request, context)
         } catch let error as ServerError {
             guard let invalid = error.underlyingError as? InvalidDateText else { throw error }
-            let field = Self.pointer(to: invalid.text, in: Data(buffer: body))
+            let field = Self.pointer(to: invalid.text, in: data)
             throw Problem(.badRequest, "invalid request body", detail: (field.map { "\($0): " } ?? "") + invalid.description,
                           code: .errorInvalidArgument, field: field)
         }
@@ -50,14 +51,13 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
                 return nil
             case let object as [String: Any]:
                 for key in object.keys.sorted() {
-                    let token = key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-                    if let found = search(object[key]!, path + [token]) { return found }
+                    if let found = search(object[key]!, path + [key]) { return found }
                 }
                 return nil
             default: return nil
             }
         }
         guard let root = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]), let path = search(root, []) else { return nil }
-        return "/" + path.joined(separator: "/")
+        return JSONPointer.to(path)
     }
 }

@@ -19,11 +19,8 @@ struct SchemaLimits: Sendable {
         let items: Rule?
 
         init?(_ schema: JSONValue, schemas: [String: JSONValue], depth: Int = 0) {
-            guard depth < 32, case .object(var rules) = schema else { return nil }
-            if case .string(let reference)? = rules["$ref"], let name = reference.split(separator: "/").last,
-               case .object(let resolved)? = schemas[String(name)] {
-                rules = resolved
-            }
+            guard depth < 32, case .object(let written) = schema else { return nil }
+            let rules = APIDocument.following(written, in: schemas)
             func number(_ key: String) -> Double? { if case .number(let limit)? = rules[key] { limit } else { nil } }
             func rule(_ key: String) -> Rule? { rules[key].flatMap { Rule($0, schemas: schemas, depth: depth + 1) } }
             (minLength, maxLength, minItems, maxItems) = (number("minLength"), number("maxLength"), number("minItems"), number("maxItems"))
@@ -76,8 +73,7 @@ struct SchemaLimits: Sendable {
             guard index < bytes.count else { throw Malformed() }
             guard let rule else { try skipValue(); return nil }
             func refuse(_ what: String) -> Problem {
-                let pointer = "/" + place.map { $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
-                    .joined(separator: "/")
+                let pointer = JSONPointer.to(place)
                 return Problem(.badRequest, "invalid request body", detail: "\(pointer): \(what)", code: .errorInvalidArgument, field: pointer)
             }
             switch bytes[index] {
