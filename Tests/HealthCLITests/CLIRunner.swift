@@ -17,9 +17,6 @@ let healthExecutable: URL = {
     return dir.appendingPathComponent("health")
 }()
 
-/// Whether `runHealth(…, unprivileged: true)` runs as another user: when the tests run as root, whom file
-/// permissions do not stop, as `nobody` through util-linux `setpriv`.
-let runsAsNobody = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
 
 /// Runs `health` as a user would: with these arguments, this text on standard input, in `directory`; with
 /// `memoryLimit` (kilobytes of address space, `ulimit -v`) a run that would take more fails instead; `unprivileged`,
@@ -37,8 +34,7 @@ private func runHealthBlocking(_ arguments: [String], input: String, in director
                                memoryLimit: Int?, unprivileged: Bool, executable: URL) throws -> CLIRun {
     let process = Process()
     if unprivileged, runsAsNobody {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + arguments
+        (process.executableURL, process.arguments) = asNobody(executable, arguments)
     } else if let memoryLimit {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "ulimit -v \(memoryLimit) && exec \"$0\" \"$@\"", executable.path] + arguments

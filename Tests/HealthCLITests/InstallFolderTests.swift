@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `health` installed where its user may not list the folders above it (a clone in a private temporary folder, run
 /// by another user, as CI does): swift-corelibs-foundation's `Bundle.main` traps there, so nothing may ask for it.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 /// A store nobody may write — a backup, a mounted snapshot — answers every reading command and refuses writing ones
 /// in one sentence, and is left exactly as it was (no -wal or -shm made beside it, no migration, no app registered).

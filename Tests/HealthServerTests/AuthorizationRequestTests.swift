@@ -101,15 +101,6 @@ struct AuthorizationRequestTests {
 extension Process {
     /// Runs `executable` to the end; its standard output.
     static func run(_ executable: URL, arguments: [String]) async throws -> String {
-        try await onOwnThread {
-            let process = Process(), output = Pipe()
-            process.executableURL = executable
-            process.arguments = arguments
-            process.standardOutput = output
-            try process.start()
-            let data = output.fileHandleForReading.readAll()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
+        try await runToEnd(executable, arguments, withErrors: false).output
     }
 }

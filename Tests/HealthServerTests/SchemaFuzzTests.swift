@@ -18,17 +18,7 @@ struct SchemaFuzzTests {
             let port = try #require(daemon.tcpPort)
             let script = Self.repository.appendingPathComponent("Scripts/fuzz_api.sh")
             // Installing schemathesis (the first time) and the run take tens of seconds: waited for on a thread of its own.
-            let (status, output) = try await onOwnThread {
-                let process = Process(), pipe = Pipe()
-                process.executableURL = URL(fileURLWithPath: "/bin/bash")
-                process.arguments = [script.path, "http://127.0.0.1:\(port)", token]
-                process.standardOutput = pipe
-                process.standardError = pipe
-                try process.start()
-                let output = String(decoding: pipe.fileHandleForReading.readAll(), as: UTF8.self)
-                process.waitUntilExit()
-                return (process.terminationStatus, output)
-            }
+            let (status, output) = try await runToEnd(URL(fileURLWithPath: "/bin/bash"), [script.path, "http://127.0.0.1:\(port)", token])
             #expect(status == 0, "\(output.suffix(8000))")
             // Every operation of the document was exercised.
             let operations = try #require(output.firstMatch(of: /Selected: (\d+)\/(\d+)/), "\(output.suffix(2000))")

@@ -3,17 +3,13 @@ import OpenHealthKit
 import Testing
 import TestSupport
 
-/// Whether app processes can run as another user than the daemon's: when the tests run as root, as `nobody` through
-/// util-linux `setpriv`, whom the store's permissions (folder 0700, files 0600) shut out.
-private let appsRunAsNobody = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
-
 /// What the issue asks of the daemon, end to end: two app processes going through `health serve` at once, neither able
 /// to open the store's files, each seeing only what the person allowed it.
 @Suite("Two app processes through the daemon")
 struct TwoAppProcessesTests {
-    @Test(.enabled(if: appsRunAsNobody, "needs root, to run the apps as nobody"), .timeLimit(.minutes(5)))
+    @Test(.enabled(if: runsAsNobody, "needs root, to run the apps as nobody, whom the store's permissions shut out"), .timeLimit(.minutes(5)))
     func twoAppsSaveAndQueryAtOnceWhileNeitherCanOpenTheStore() async throws {
-        let (daemon, process, output) = try await ServeCommandTests.serve(tcp: true)
+        let (daemon, _, _) = try await ServeCommandTests.serve(tcp: true)
         do {
             let port = try #require(daemon.tcpPort)
             let steps = HKQuantityType(.stepCount)
@@ -48,8 +44,6 @@ struct TwoAppProcessesTests {
             await daemon.stop()
             throw error
         }
-        _ = process
-        _ = output
         await daemon.stop()
     }
 
@@ -58,17 +52,8 @@ struct TwoAppProcessesTests {
     private static func runAsNobody(_ executable: URL, _ arguments: [String], server: String, token: String) async throws
         -> (status: Int32, output: String)
     {
-        try await onOwnThread {
-            let process = Process(), output = Pipe()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + arguments
-            process.environment = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "OPENHEALTHKIT_SERVER": server, "OPENHEALTHKIT_TOKEN": token]
-            process.standardOutput = output
-            process.standardError = output
-            try process.start()
-            let text = String(decoding: output.fileHandleForReading.readAll(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
-        }
+        let command = asNobody(executable, arguments)
+        return try await runToEnd(command.executable, command.arguments,
+                                  environment: ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "OPENHEALTHKIT_SERVER": server, "OPENHEALTHKIT_TOKEN": token])
     }
 }

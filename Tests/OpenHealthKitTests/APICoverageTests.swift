@@ -14,19 +14,9 @@ struct APICoverageTests {
             .appendingPathComponent("Modules")
         try #require(FileManager.default.fileExists(atPath: modules.appendingPathComponent("OpenHealthKit.swiftmodule").path),
                      "no OpenHealthKit.swiftmodule in \(modules.path)")
-        let (status, output) = try await onOwnThread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", Self.repository.appendingPathComponent("Scripts/api_coverage.py").path, "--no-build", "--markdown",
-                                 "--modules", modules.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.start()
-            let output = String(decoding: pipe.fileHandleForReading.readAll(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, output)
-        }
+        let (status, output) = try await runToEnd(URL(fileURLWithPath: "/usr/bin/env"), [
+            "python3", Self.repository.appendingPathComponent("Scripts/api_coverage.py").path, "--no-build", "--markdown", "--modules", modules.path,
+        ])
         #expect(status == 0, "\(output)")
 
         let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)

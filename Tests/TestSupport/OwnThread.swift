@@ -69,3 +69,31 @@ extension FileHandle {
         }
     }
 }
+
+/// Runs `executable` to its end, waited for on a thread of its own: its exit status and what it printed on standard
+/// output (with standard error too when `withErrors`; else standard error is dropped).
+public func runToEnd(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil, in directory: URL? = nil,
+                     withErrors: Bool = true) async throws -> (status: Int32, output: String) {
+    try await onOwnThread {
+        let process = Process(), output = Pipe()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardOutput = output
+        process.standardError = withErrors ? output : FileHandle.nullDevice
+        try process.start()
+        let text = String(decoding: output.fileHandleForReading.readAll(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+}
+
+/// Whether tests can run a program as a user file permissions apply to: when they run as root (whom permissions do
+/// not stop), as `nobody` through util-linux `setpriv`.
+public let runsAsNobody = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+
+/// The command that runs `executable` with `arguments` as `nobody` (see `runsAsNobody`).
+public func asNobody(_ executable: URL, _ arguments: [String]) -> (executable: URL, arguments: [String]) {
+    (URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + arguments)
+}

@@ -423,18 +423,7 @@ struct CatalogGeneratorTests {
     /// Runs the generator with `arguments`; returns its exit status and combined output.
     static func runGenerator(_ arguments: [String]) async throws -> (status: Int32, output: String) {
         let script = try #require(CatalogReferenceTables.generatorScript, "Scripts/generate_catalog.py not found")
-        return try await onOwnThread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path] + arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.start()
-            let data = pipe.fileHandleForReading.readAll()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-        }
+        return try await runToEnd(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path] + arguments)
     }
 
     @Test func committedFilesAreCurrent() async throws {

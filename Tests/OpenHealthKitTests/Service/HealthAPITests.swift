@@ -14,19 +14,9 @@ struct HealthAPITests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         // A cold build of the tool takes minutes: waited for on a thread of its own, not one of the test run's.
-        let (status, text) = try await onOwnThread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = [root.appendingPathComponent("Scripts/generate_openapi.sh").path, "--check"]
-            process.currentDirectoryURL = root
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.start()
-            let text = String(decoding: output.fileHandleForReading.readAll(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
-        }
+        let (status, text) = try await runToEnd(URL(fileURLWithPath: "/bin/bash"),
+                                                [root.appendingPathComponent("Scripts/generate_openapi.sh").path, "--check"],
+                                                in: root, withErrors: false)
         #expect(status == 0, "regenerating Sources/HealthAPI/Generated changes it (Scripts/generate_openapi.sh):\n\(text.prefix(4000))")
         #expect(text.contains("Sources/HealthAPI/Generated is what openapi.json generates"))
     }
