@@ -146,7 +146,7 @@ struct CLIArgumentFuzzTests {
 
     /// Runs `health` with `arguments` in `folder`, killing it past the time limit; output goes to files, so that a
     /// command printing much never blocks on a pipe.
-    static func run(_ arguments: [String], in folder: URL) throws -> Run {
+    static func run(_ arguments: [String], in folder: URL) async throws -> Run {
         let process = Process()
         process.executableURL = healthExecutable
         process.arguments = arguments
@@ -163,17 +163,20 @@ struct CLIArgumentFuzzTests {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         let started = Date()
-        try process.start()
-        var timedOut = false
-        while process.isRunning {
-            if Date().timeIntervalSince(started) > timeLimit {
-                timedOut = true
-                kill(process.processIdentifier, SIGKILL)
-                break
+        try process.run()
+        // Watched from a thread of its own, which kills it past the limit however busy the test run's threads are.
+        let timedOut = await onOwnThread {
+            while process.isRunning {
+                if Date().timeIntervalSince(started) > timeLimit {
+                    kill(process.processIdentifier, SIGKILL)
+                    process.waitUntilExit()
+                    return true
+                }
+                usleep(5_000)
             }
-            usleep(5_000)
+            process.waitUntilExit()
+            return false
         }
-        process.waitUntilExit()
         let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
         return Run(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal && !timedOut, timedOut: timedOut,
                    seconds: Date().timeIntervalSince(started), stderr: stderr)
@@ -212,7 +215,7 @@ struct CLIArgumentFuzzTests {
             let arguments = words + (takesStore ? ["--store", store] : [])
             let label = "command \(index) (seed \(Self.seed &+ 5)): health \(words.map { $0.count > 40 ? "<\($0.count) characters>" : $0 }.joined(separator: " ")) — \(changes.joined(separator: "; "))"
             // Run and waited for on a thread of its own, not one of the test run's.
-            let run = try await onOwnThread { try Self.run(arguments, in: folder) }
+            let run = try await Self.run(arguments, in: folder)
             statuses[run.status, default: 0] += 1
             byCommand[template[0], default: 0] += 1
             slowest = max(slowest, run.seconds)

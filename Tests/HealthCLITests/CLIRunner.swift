@@ -21,17 +21,9 @@ let healthExecutable: URL = {
 /// Runs `health` as a user would: with these arguments, this text on standard input, in `directory`; with
 /// `memoryLimit` (kilobytes of address space, `ulimit -v`) a run that would take more fails instead; `unprivileged`,
 /// as a user file permissions apply to (see `runsAsNobody`); `executable`, a copy installed elsewhere.
-/// The test waits on a thread of its own, not on one of the test run's (see `onOwnThread`).
+/// Started from the test's own task; the test waits on a thread of its own (see `runToEnd`).
 func runHealth(_ arguments: [String], input: String = "", in directory: URL? = nil, environment extra: [String: String] = [:],
                memoryLimit: Int? = nil, unprivileged: Bool = false, executable: URL = healthExecutable) async throws -> CLIRun {
-    try await onOwnThread {
-        try runHealthBlocking(arguments, input: input, in: directory, environment: extra, memoryLimit: memoryLimit, unprivileged: unprivileged,
-                              executable: executable)
-    }
-}
-
-private func runHealthBlocking(_ arguments: [String], input: String, in directory: URL?, environment extra: [String: String],
-                               memoryLimit: Int?, unprivileged: Bool, executable: URL) throws -> CLIRun {
     let process = Process()
     if unprivileged, runsAsNobody {
         (process.executableURL, process.arguments) = asNobody(executable, arguments)
@@ -48,14 +40,17 @@ private func runHealthBlocking(_ arguments: [String], input: String, in director
     process.standardOutput = out
     process.standardError = err
     process.standardInput = stdin
-    try process.start()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let stdout = out.fileHandleForReading.readAll()
-    let stderr = err.fileHandleForReading.readAll()
-    process.waitUntilExit()
-    return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                  stderr: String(decoding: stderr, as: UTF8.self))
+    try process.run()
+    let (writing, outReading, errReading) = (stdin.fileHandleForWriting, out.fileHandleForReading, err.fileHandleForReading)
+    return try await onOwnThread {
+        writing.write(Data(input.utf8))
+        try writing.close()
+        let stdout = outReading.readAll()
+        let stderr = errReading.readAll()
+        process.waitUntilExit()
+        return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
 }
 
 /// The environment `health` runs in under test: this process's, without a store chosen by the environment, with the
@@ -71,10 +66,6 @@ func healthEnvironment(dataHome: URL?, _ extra: [String: String] = [:]) -> [Stri
 /// Runs a shell `command` with standard output on a real pseudo-terminal (util-linux `script`), or on a pipe, and
 /// returns what it printed; `environment` adds to this process's. The test waits on a thread of its own.
 func runShell(_ command: String, onTerminal: Bool, environment extra: [String: String] = [:]) async throws -> String {
-    try await onOwnThread { try runShellBlocking(command, onTerminal: onTerminal, environment: extra) }
-}
-
-private func runShellBlocking(_ command: String, onTerminal: Bool, environment extra: [String: String]) throws -> String {
     let process = Process()
     if onTerminal {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
@@ -89,8 +80,11 @@ private func runShellBlocking(_ command: String, onTerminal: Bool, environment e
     let out = Pipe()
     process.standardOutput = out
     process.standardInput = FileHandle.nullDevice
-    try process.start()
-    let data = out.fileHandleForReading.readAll()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    try process.run()
+    let reading = out.fileHandleForReading
+    return await onOwnThread {
+        let data = reading.readAll()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
 }

@@ -117,7 +117,7 @@ struct DamagedImportTests {
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.start()
+        try process.run()
         // Watched, and stopped as soon as a batch is in, from a thread of its own: the test's own task may wait for a
         // thread of the test run while the import goes on.
         await onOwnThread {

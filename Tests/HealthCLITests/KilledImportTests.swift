@@ -58,7 +58,7 @@ struct KilledImportTests {
         let errors = folder.appendingPathComponent("stderr.txt")
         FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errors)
-        try process.start()
+        try process.run()
         let writer = Thread {
             let descriptor = open(pipe.path, O_WRONLY)
             guard descriptor >= 0 else { return }

@@ -31,7 +31,7 @@ struct TwoProcessTests {
             let err = Pipe()
             process.standardError = err
             process.standardOutput = FileHandle.nullDevice
-            try process.start()
+            try process.run()
             return (process, err)
         }
         for (process, err) in writers {

@@ -75,7 +75,7 @@ struct AuthorizationRequestTests {
             let input = Pipe(), output = Pipe()
             process.standardInput = input
             process.standardOutput = output
-            try process.start()
+            try process.run()
             input.fileHandleForWriting.write(Data("y\nn\n".utf8))
             try input.fileHandleForWriting.close()
             let reading = output.fileHandleForReading

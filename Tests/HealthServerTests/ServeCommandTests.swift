@@ -28,7 +28,7 @@ struct ServeCommandTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.start()
+        try process.run()
         let reading = output.fileHandleForReading
         // One line per listener, in the order they came up.
         let listeners = tcp ? 2 : 1

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,17 +33,6 @@ extension Process {
     }
 }
 
-/// One child process starts at a time: Foundation's `Process.run()` on Linux is not safe to call from many threads at
-/// once (it crashed, copying memory, when the tests' child processes started together on threads of their own).
-private let spawning = Mutex<Void>(())
-
-extension Process {
-    /// `run()`, one process at a time across the test run.
-    public func start() throws {
-        try spawning.withLock { _ in try run() }
-    }
-}
-
 extension FileHandle {
     /// Everything up to the end of file. Read with read(2) and retried when a signal interrupts it: Foundation's
     /// `readDataToEndOfFile()` traps on EINTR, which a child process ending can cause on the reading thread.
@@ -70,20 +58,26 @@ extension FileHandle {
     }
 }
 
-/// Runs `executable` to its end, waited for on a thread of its own: its exit status and what it printed on standard
-/// output (with standard error too when `withErrors`; else standard error is dropped).
+/// Runs `executable` to its end: its exit status and what it printed on standard output (with standard error too when
+/// `withErrors`; else standard error is dropped).
+///
+/// Started from the calling task, waited for on a thread of its own. Not started from a new thread: Foundation's
+/// `Process.run()` on Linux (Swift 6.3) reads past a buffer while it scans /proc/self/fd (swift-corelibs-foundation
+/// #5472, fixed upstream after 6.3), and the crash came when it ran on threads made just for it — serializing the
+/// starts did not help.
 public func runToEnd(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil, in directory: URL? = nil,
                      withErrors: Bool = true) async throws -> (status: Int32, output: String) {
-    try await onOwnThread {
-        let process = Process(), output = Pipe()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardOutput = output
-        process.standardError = withErrors ? output : FileHandle.nullDevice
-        try process.start()
-        let text = String(decoding: output.fileHandleForReading.readAll(), as: UTF8.self)
+    let process = Process(), output = Pipe()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    if let directory { process.currentDirectoryURL = directory }
+    process.standardOutput = output
+    process.standardError = withErrors ? output : FileHandle.nullDevice
+    try process.run()
+    let reading = output.fileHandleForReading
+    return await onOwnThread {
+        let text = String(decoding: reading.readAll(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, text)
     }
