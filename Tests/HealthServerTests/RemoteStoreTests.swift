@@ -361,6 +361,67 @@ struct RemoteStoreTests {
         }
     }
 
+    @Test(arguments: Backend.allCases)
+    func characteristicsAreReadOnlyWhereTheAppMayAndLookUnsetOtherwise(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let person = try session.person()
+            try person.setBiologicalSex(.female)
+            try person.setBloodType(.oNegative)
+            try person.setDateOfBirth(DateComponents(year: 1984, month: 6, day: 2))
+            try person.setWheelchairUse(.yes)
+            let sex = HKCharacteristicType(.biologicalSex), birth = HKCharacteristicType(.dateOfBirth), blood = HKCharacteristicType(.bloodType)
+            let store = try await session.app(.steps, answering: .init(default: .allow, read: [blood.identifier: .deny]))
+            #expect(try store.biologicalSex().biologicalSex == .notSet, "not asked yet")
+            try await store.requestAuthorization(toShare: [], read: [sex, birth, blood])
+            #expect(try store.biologicalSex().biologicalSex == .female)
+            #expect(try store.dateOfBirthComponents() == DateComponents(calendar: Calendar(identifier: .gregorian), year: 1984, month: 6, day: 2))
+            // Denied and never asked look exactly like not entered.
+            #expect(try store.bloodType().bloodType == .notSet)
+            #expect(try store.wheelchairUse().wheelchairUse == .notSet)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func preferredUnitsAreThePersonsOnceTheAppHasAsked(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let mass = HKQuantityType(.bodyMass)
+            try session.person().setPreferredUnit(.pound(), for: mass)
+            let store = try await session.app(.steps, answering: .init(default: .allow, read: [mass.identifier: .deny]))
+            await #expect(throws: HKError(.errorAuthorizationNotDetermined)) { _ = try await store.preferredUnits(for: [mass, heartRate]) }
+            // Asking is what counts, not the answer: reading body mass was denied.
+            try await store.requestAuthorization(toShare: [], read: [mass, heartRate])
+            let units = try await store.preferredUnits(for: [mass, heartRate])
+            #expect(units == [mass: .pound(), heartRate: bpm])
+            #expect(try await store.preferredUnits(for: []) == [:])
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aSourceQueryNamesOtherAppsOnlyForTypesTheAppMayRead(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let other = try await session.app(.other, answering: .allowAll)
+            try await other.requestAuthorization(toShare: [steps, heartRate], read: [])
+            try await other.save([stepSample(5, at: 0), HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 70), start: base, end: base)])
+            let app = try await session.app(.steps, answering: .init(default: .allow, read: [heartRate.identifier: .deny]))
+            try await app.requestAuthorization(toShare: [steps, heartRate], read: [steps, heartRate])
+            try await app.save([stepSample(7, at: 60), HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 60), start: base, end: base)])
+            func sources(_ type: HKSampleType, _ predicate: NSPredicate? = nil) async throws -> Set<String> {
+                Set(try await HKSourceQueryDescriptor(predicate: .sample(type: type, predicate: predicate)).result(for: app).map(\.bundleIdentifier))
+            }
+            #expect(try await sources(steps) == ["com.example.other", "com.example.steps"])
+            #expect(try await sources(heartRate) == ["com.example.steps"], "the other app's heart rate is hidden, and so is its name")
+            let late = HKQuery.predicateForSamples(withStart: base.addingTimeInterval(1_800), end: nil)
+            #expect(try await sources(steps, late) == ["com.example.steps"])
+            // The completion-handler query takes the same path.
+            let handled = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Set<HKSource>, any Error>) in
+                app.execute(HKSourceQuery(sampleType: steps, samplePredicate: nil) { _, found, error in
+                    if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: found ?? []) }
+                })
+            }
+            #expect(Set(handled.map(\.name)) == ["Other", "Steps"])
+        }
+    }
+
     @Test func aRevokedAppIsRefusedOnItsVeryNextCall() async throws {
         try await AppSession.with(.remote) { session in
             let store = try await session.app(.steps, answering: .allowAll)
@@ -413,7 +474,7 @@ struct RemoteStoreTests {
         try await AppSession.with(.remote) { session in
             let store = try await session.app(.steps, answering: .allowAll)
             try await store.requestAuthorization(toShare: [steps], read: [steps])
-            let refusal = #expect(throws: HKError.self) { _ = try store.biologicalSex() }
+            let refusal = await #expect(throws: HKError.self) { _ = try await HKActivitySummaryQueryDescriptor(predicate: nil).result(for: store) }
             // Samples the wire does not carry yet are refused, not sent back bare.
             let workouts = await #expect(throws: HKError.self) { _ = try await query(store, HKObjectType.workoutType()) }
             #expect(workouts?.code == .errorHealthDataUnavailable)

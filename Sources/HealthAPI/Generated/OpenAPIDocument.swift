@@ -26,6 +26,9 @@ package enum OpenAPIDocument {
     },
     {
       "name": "queries"
+    },
+    {
+      "name": "person"
     }
   ],
   "paths": {
@@ -1005,6 +1008,230 @@ package enum OpenAPIDocument {
             "schema": {
               "type": "string",
               "maxLength": 256
+            }
+          }
+        ]
+      }
+    },
+    "/v1/queries/sources": {
+      "post": {
+        "operationId": "querySources",
+        "tags": [
+          "queries"
+        ],
+        "summary": "The sources (apps and devices) of the samples of a type the app may see, as HKSourceQuery gives them.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/SourceQuery"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The sources, each once.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SourceList"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/preferred-units": {
+      "post": {
+        "operationId": "preferredUnits",
+        "tags": [
+          "person"
+        ],
+        "summary": "The units the person prefers for quantity types, as preferredUnits(for:) gives them: the app must have asked for read or share access to each type first.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/TypeList"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "One unit per type.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PreferredUnits"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/v1/characteristics/{identifier}": {
+      "get": {
+        "operationId": "readCharacteristic",
+        "tags": [
+          "person"
+        ],
+        "summary": "A characteristic of the person (date of birth, biological sex, blood type, skin type, wheelchair use, move mode), as HKHealthStore's characteristic methods read it: empty when not entered or when the app may not read it, which look the same.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The value, if any the app may read.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Characteristic"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "identifier",
+            "in": "path",
+            "required": true,
+            "description": "An HKCharacteristicTypeIdentifier, e.g. HKCharacteristicTypeIdentifierBiologicalSex.",
+            "schema": {
+              "type": "string",
+              "maxLength": 128
             }
           }
         ]
@@ -2047,6 +2274,65 @@ package enum OpenAPIDocument {
           "start": {
             "type": "boolean",
             "description": "True on the event that says the query started (HealthKit's first call of the update handler)."
+          }
+        }
+      },
+      "SourceQuery": {
+        "type": "object",
+        "required": [
+          "type"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "type": {
+            "type": "string",
+            "description": "A HealthKit sample type identifier."
+          },
+          "predicate": {
+            "$ref": "#/components/schemas/Predicate"
+          }
+        }
+      },
+      "SourceList": {
+        "type": "object",
+        "required": [
+          "sources"
+        ],
+        "properties": {
+          "sources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Source"
+            }
+          }
+        }
+      },
+      "PreferredUnits": {
+        "type": "object",
+        "required": [
+          "units"
+        ],
+        "properties": {
+          "units": {
+            "type": "object",
+            "description": "The unit string (an HKUnit unit string) for each quantity type identifier asked.",
+            "additionalProperties": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      "Characteristic": {
+        "type": "object",
+        "properties": {
+          "code": {
+            "type": "integer",
+            "description": "The raw value of HKBiologicalSex, HKBloodType, HKFitzpatrickSkinType, HKWheelchairUse or HKActivityMoveMode."
+          },
+          "dateOfBirth": {
+            "type": "string",
+            "format": "date",
+            "description": "The date of birth as year-month-day (Gregorian)."
           }
         }
       }

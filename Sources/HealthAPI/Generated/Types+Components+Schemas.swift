@@ -2042,5 +2042,124 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/SourceQuery`.
+        package struct SourceQuery: Codable, Hashable, Sendable {
+            /// A HealthKit sample type identifier.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SourceQuery/type`.
+            package var _type: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SourceQuery/predicate`.
+            package var predicate: Components.Schemas.Predicate?
+            /// Creates a new `SourceQuery`.
+            ///
+            /// - Parameters:
+            ///   - _type: A HealthKit sample type identifier.
+            ///   - predicate:
+            package init(
+                _type: Swift.String,
+                predicate: Components.Schemas.Predicate? = nil
+            ) {
+                self._type = _type
+                self.predicate = predicate
+            }
+            package enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case predicate
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Swift.String.self,
+                    forKey: ._type
+                )
+                self.predicate = try container.decodeIfPresent(
+                    Components.Schemas.Predicate.self,
+                    forKey: .predicate
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "predicate"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SourceList`.
+        package struct SourceList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SourceList/sources`.
+            package var sources: [Components.Schemas.Source]
+            /// Creates a new `SourceList`.
+            ///
+            /// - Parameters:
+            ///   - sources:
+            package init(sources: [Components.Schemas.Source]) {
+                self.sources = sources
+            }
+            package enum CodingKeys: String, CodingKey {
+                case sources
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PreferredUnits`.
+        package struct PreferredUnits: Codable, Hashable, Sendable {
+            /// The unit string (an HKUnit unit string) for each quantity type identifier asked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PreferredUnits/units`.
+            package struct UnitsPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                package var additionalProperties: [String: Swift.String]
+                /// Creates a new `UnitsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                package init(additionalProperties: [String: Swift.String] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                package init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                package func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// The unit string (an HKUnit unit string) for each quantity type identifier asked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PreferredUnits/units`.
+            package var units: Components.Schemas.PreferredUnits.UnitsPayload
+            /// Creates a new `PreferredUnits`.
+            ///
+            /// - Parameters:
+            ///   - units: The unit string (an HKUnit unit string) for each quantity type identifier asked.
+            package init(units: Components.Schemas.PreferredUnits.UnitsPayload) {
+                self.units = units
+            }
+            package enum CodingKeys: String, CodingKey {
+                case units
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Characteristic`.
+        package struct Characteristic: Codable, Hashable, Sendable {
+            /// The raw value of HKBiologicalSex, HKBloodType, HKFitzpatrickSkinType, HKWheelchairUse or HKActivityMoveMode.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Characteristic/code`.
+            package var code: Swift.Int?
+            /// The date of birth as year-month-day (Gregorian).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Characteristic/dateOfBirth`.
+            package var dateOfBirth: Swift.String?
+            /// Creates a new `Characteristic`.
+            ///
+            /// - Parameters:
+            ///   - code: The raw value of HKBiologicalSex, HKBloodType, HKFitzpatrickSkinType, HKWheelchairUse or HKActivityMoveMode.
+            ///   - dateOfBirth: The date of birth as year-month-day (Gregorian).
+            package init(
+                code: Swift.Int? = nil,
+                dateOfBirth: Swift.String? = nil
+            ) {
+                self.code = code
+                self.dateOfBirth = dateOfBirth
+            }
+            package enum CodingKeys: String, CodingKey {
+                case code
+                case dateOfBirth
+            }
+        }
     }
 }

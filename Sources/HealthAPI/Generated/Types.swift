@@ -79,6 +79,21 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/streams/observer`.
     /// - Remark: Generated from `#/paths//v1/streams/observer/post(streamObserverUpdates)`.
     func streamObserverUpdates(_ input: Operations.StreamObserverUpdates.Input) async throws -> Operations.StreamObserverUpdates.Output
+    /// The sources (apps and devices) of the samples of a type the app may see, as HKSourceQuery gives them.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/sources`.
+    /// - Remark: Generated from `#/paths//v1/queries/sources/post(querySources)`.
+    func querySources(_ input: Operations.QuerySources.Input) async throws -> Operations.QuerySources.Output
+    /// The units the person prefers for quantity types, as preferredUnits(for:) gives them: the app must have asked for read or share access to each type first.
+    ///
+    /// - Remark: HTTP `POST /v1/preferred-units`.
+    /// - Remark: Generated from `#/paths//v1/preferred-units/post(preferredUnits)`.
+    func preferredUnits(_ input: Operations.PreferredUnits.Input) async throws -> Operations.PreferredUnits.Output
+    /// A characteristic of the person (date of birth, biological sex, blood type, skin type, wheelchair use, move mode), as HKHealthStore's characteristic methods read it: empty when not entered or when the app may not read it, which look the same.
+    ///
+    /// - Remark: HTTP `GET /v1/characteristics/{identifier}`.
+    /// - Remark: Generated from `#/paths//v1/characteristics/{identifier}/get(readCharacteristic)`.
+    func readCharacteristic(_ input: Operations.ReadCharacteristic.Input) async throws -> Operations.ReadCharacteristic.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -241,6 +256,45 @@ extension APIProtocol {
         try await streamObserverUpdates(Operations.StreamObserverUpdates.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// The sources (apps and devices) of the samples of a type the app may see, as HKSourceQuery gives them.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/sources`.
+    /// - Remark: Generated from `#/paths//v1/queries/sources/post(querySources)`.
+    package func querySources(
+        headers: Operations.QuerySources.Input.Headers = .init(),
+        body: Operations.QuerySources.Input.Body
+    ) async throws -> Operations.QuerySources.Output {
+        try await querySources(Operations.QuerySources.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The units the person prefers for quantity types, as preferredUnits(for:) gives them: the app must have asked for read or share access to each type first.
+    ///
+    /// - Remark: HTTP `POST /v1/preferred-units`.
+    /// - Remark: Generated from `#/paths//v1/preferred-units/post(preferredUnits)`.
+    package func preferredUnits(
+        headers: Operations.PreferredUnits.Input.Headers = .init(),
+        body: Operations.PreferredUnits.Input.Body
+    ) async throws -> Operations.PreferredUnits.Output {
+        try await preferredUnits(Operations.PreferredUnits.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A characteristic of the person (date of birth, biological sex, blood type, skin type, wheelchair use, move mode), as HKHealthStore's characteristic methods read it: empty when not entered or when the app may not read it, which look the same.
+    ///
+    /// - Remark: HTTP `GET /v1/characteristics/{identifier}`.
+    /// - Remark: Generated from `#/paths//v1/characteristics/{identifier}/get(readCharacteristic)`.
+    package func readCharacteristic(
+        path: Operations.ReadCharacteristic.Input.Path,
+        headers: Operations.ReadCharacteristic.Input.Headers = .init()
+    ) async throws -> Operations.ReadCharacteristic.Output {
+        try await readCharacteristic(Operations.ReadCharacteristic.Input(
+            path: path,
+            headers: headers
         ))
     }
 }

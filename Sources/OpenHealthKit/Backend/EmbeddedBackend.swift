@@ -77,6 +77,28 @@ package struct EmbeddedBackend: HealthBackend {
         return stream
     }
 
+    package func sources(of type: HKSampleType, matching filter: SampleFilter?) async throws -> [HKSource] {
+        try samples.sources(ofType: type, matching: filter, visibleTo: app.bundleIdentifier)
+    }
+
+    package func characteristic(_ type: HKCharacteristicTypeIdentifier) throws -> String? {
+        try CharacteristicStore(database: samples.database).value(type, visibleTo: app.bundleIdentifier)
+    }
+
+    package func preferredUnits(for types: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
+        let service = samples.authorization, app = app.bundleIdentifier
+        for type in types where app != AuthorizationService.personReader {
+            let askedToShare = try service.requestStatus(app: app, share: [type.identifier], read: []) == .unnecessary
+            let askedToRead = try service.requestStatus(app: app, share: [], read: [type.identifier]) == .unnecessary
+            guard askedToShare || askedToRead else {
+                throw HKError(.errorAuthorizationNotDetermined,
+                              "\(app) must request read or share access to \(type.identifier) before asking for its preferred unit")
+            }
+        }
+        let units = PreferredUnitStore(database: samples.database)
+        return try Dictionary(uniqueKeysWithValues: types.map { ($0, try units.unit(for: $0)) })
+    }
+
     package func statistics(_ plan: StatisticsPlan, mergeMode: HKStatisticsMergeMode) async throws -> HKStatistics? {
         HKStatisticsQuery.statistics(plan, loaded: try plan.load(from: samples, app: app.bundleIdentifier), mergeMode: mergeMode)
     }

@@ -27,6 +27,14 @@ package protocol HealthBackend: Sendable {
     /// may see, as they happen (one update may stand for several changes). Ends when the consumer stops, or with the
     /// error the query reports.
     func observerUpdates(_ plan: AnchoredPlan) -> AsyncThrowingStream<Set<String>?, any Error>
+    /// The sources (apps and devices) of the samples of `type` the app may see that match `filter`; an app that may not
+    /// read the type learns of no source but itself.
+    func sources(of type: HKSampleType, matching filter: SampleFilter?) async throws -> [HKSource]
+    /// A characteristic as stored (`yyyy-MM-dd` for the date of birth, the enum's raw value otherwise); nil when not
+    /// entered or when the app may not read it, which look the same. Synchronous, as HealthKit's characteristic calls are.
+    func characteristic(_ type: HKCharacteristicTypeIdentifier) throws -> String?
+    /// The units the person prefers for these types; the app must have asked for read or share access to each first.
+    func preferredUnits(for types: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit]
     /// The statistics of what the app may see that `plan` selects (`nil`: no such sample), sources merged by `mergeMode`.
     func statistics(_ plan: StatisticsPlan, mergeMode: HKStatisticsMergeMode) async throws -> HKStatistics?
     /// The same per interval: a statistics collection.

@@ -42,29 +42,11 @@ package struct RemoteBackend: HealthBackend {
 
     // MARK: - Authorization
 
-    /// Asked synchronously, as HealthKit's `authorizationStatus(for:)` is: the request runs on AsyncHTTPClient's event
-    /// loops and this thread waits for it (never on Swift's cooperative pool, which a blocked caller could starve).
+    /// Asked synchronously, as HealthKit's `authorizationStatus(for:)` is (see ``blocking(_:_:body:as:)``).
     package func authorizationStatus(for type: HKObjectType) throws -> HKAuthorizationStatus {
         let body = try JSONEncoder().encode(Components.Schemas.TypeList(types: [type.identifier]))
-        var headers = HTTPHeaders([("content-type", "application/json"), ("accept", "application/json, application/problem+json")])
-        headers.add(name: "authorization", value: "Bearer \(server.token)")
-        let response: HTTPClient.Response
-        try checkReachable()
-        do {
-            let request = try HTTPClient.Request(url: baseURL + "/v1/authorization/status", method: .POST, headers: headers, body: .data(body))
-            response = try HTTPClient.shared.execute(request: request, deadline: .now() + .seconds(30)).wait()
-        } catch {
-            throw Refusals.unreachable(server.address, error)
-        }
-        let data = Data(response.body?.readableBytesView ?? ByteBuffer().readableBytesView)
-        guard response.status == .ok else {
-            throw Refusals.error(status: Int(response.status.code), body: data, address: server.address,
-                                 retryAfter: response.headers.first(name: "retry-after"))
-        }
-        guard let answer = try? JSONDecoder().decode(Components.Schemas.AuthorizationStatuses.self, from: data),
-              let status = answer.statuses.first else {
-            throw HKError(.errorDatabaseInaccessible, "the health daemon at \(server.address) answered the authorization status with something else")
-        }
+        let answer = try blocking(.POST, "/v1/authorization/status", body: body, as: Components.Schemas.AuthorizationStatuses.self)
+        guard let status = answer.statuses.first else { throw unreadable("/statuses", "no status for \(type.identifier)") }
         return switch status {
         case .notDetermined: .notDetermined
         case .sharingDenied: .sharingDenied
@@ -178,6 +160,31 @@ package struct RemoteBackend: HealthBackend {
         return stream
     }
 
+    package func sources(of type: HKSampleType, matching filter: SampleFilter?) async throws -> [HKSource] {
+        let query = Components.Schemas.SourceQuery(_type: type.identifier, predicate: try filter.map(WirePredicate.wire))
+        let list = try await call { try await client.querySources(body: .json(query)).ok.body.json }
+        return list.sources.map { HKSource(name: $0.name, bundleIdentifier: $0.bundleIdentifier) }
+    }
+
+    /// Read synchronously, as HealthKit's characteristic calls are (see ``blocking(_:_:body:as:)``).
+    package func characteristic(_ type: HKCharacteristicTypeIdentifier) throws -> String? {
+        let path = "/v1/characteristics/" + (type.rawValue.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? type.rawValue)
+        let answer = try blocking(.GET, path, body: nil, as: Components.Schemas.Characteristic.self)
+        return answer.dateOfBirth ?? answer.code.map(String.init)
+    }
+
+    package func preferredUnits(for types: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
+        let request = Components.Schemas.TypeList(types: types.map(\.identifier).sorted())
+        let answer = try await call { try await client.preferredUnits(body: .json(request)).ok.body.json }
+        return try Dictionary(uniqueKeysWithValues: types.map { type in
+            guard let text = answer.units.additionalProperties[type.identifier] else {
+                throw unreadable("/units", "no unit for \(type.identifier)")
+            }
+            guard let unit = try? HKUnit.parse(text) else { throw unreadable("/units/\(type.identifier)", "\"\(text)\" is not a unit") }
+            return (type, unit)
+        })
+    }
+
     /// Samples of types the API does not carry yet fail here, saying so, rather than come back as bare samples.
     private func checkCarried(_ type: HKSampleType) throws {
         guard WireSample.carries(type) else {
@@ -248,6 +255,33 @@ package struct RemoteBackend: HealthBackend {
     }
 
     // MARK: - Calls
+
+    /// One request answered synchronously, for HealthKit's synchronous calls: it runs on AsyncHTTPClient's event loops
+    /// and this thread waits for it (never on Swift's cooperative pool, which a blocked caller could starve). A refusal
+    /// is the `HKError` its problem document names, as for every other call.
+    private func blocking<Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: Data?, as: Answer.Type) throws -> Answer {
+        var headers = HTTPHeaders([("accept", "application/json, application/problem+json")])
+        if body != nil { headers.add(name: "content-type", value: "application/json") }
+        headers.add(name: "authorization", value: "Bearer \(server.token)")
+        let response: HTTPClient.Response
+        try checkReachable()
+        do {
+            let request = try HTTPClient.Request(url: baseURL + path, method: method, headers: headers, body: body.map { .data($0) })
+            response = try HTTPClient.shared.execute(request: request, deadline: .now() + .seconds(30)).wait()
+        } catch {
+            throw Refusals.unreachable(server.address, error)
+        }
+        let data = Data(response.body?.readableBytesView ?? ByteBuffer().readableBytesView)
+        guard response.status == .ok else {
+            throw Refusals.error(status: Int(response.status.code), body: data, address: server.address,
+                                 retryAfter: response.headers.first(name: "retry-after"))
+        }
+        do {
+            return try JSONDecoder().decode(Answer.self, from: data)
+        } catch {
+            throw unreadable(path, "\(error)")
+        }
+    }
 
     /// Runs one generated-client call, turning what the transport and the middlewares throw into `HKError`.
     private func call<T>(_ work: () async throws -> T) async throws -> T {

@@ -17,6 +17,6 @@ public struct HKSourceQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecke
 
     /// The sources, by name; only the app itself when it may not read the type.
     public func result(for healthStore: HKHealthStore) async throws -> [HKSource] {
-        try HKSourceQuery.sources(type: predicate.sampleType, predicate: predicate.nsPredicate, on: healthStore)
+        try await HKSourceQuery.sources(type: predicate.sampleType, predicate: predicate.nsPredicate, on: healthStore)
     }
 }

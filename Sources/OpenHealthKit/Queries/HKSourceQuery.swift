@@ -24,9 +24,8 @@ open class HKSourceQuery: HKQuery, @unchecked Sendable {
         super.init(objectType: sampleType, predicate: samplePredicate)
     }
 
-    static func sources(type: HKSampleType, predicate: NSPredicate?, on store: HKHealthStore) throws -> [HKSource] {
-        try store.sampleStore().sources(ofType: type, matching: try SampleFilter(optional: predicate),
-                                        visibleTo: store.configuration.app.bundleIdentifier)
+    static func sources(type: HKSampleType, predicate: NSPredicate?, on store: HKHealthStore) async throws -> [HKSource] {
+        try await store.backend().sources(of: type, matching: try SampleFilter(optional: predicate))
     }
 }
 
@@ -35,7 +34,7 @@ extension HKSourceQuery: ExecutableQuery {
         let type = objectType as! HKSampleType, predicate = UncheckedPredicate(predicate)
         let started = Task.detached { [self] in
             do {
-                let sources = try Self.sources(type: type, predicate: predicate.value, on: store)
+                let sources = try await Self.sources(type: type, predicate: predicate.value, on: store)
                 guard !Task.isCancelled else { return }
                 completionHandler(self, Set(sources), nil)
             } catch {

@@ -140,7 +140,8 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     private func embedded() throws -> EmbeddedBackend {
         guard let embedded = try opened.get() as? EmbeddedBackend else {
             throw HKError(.errorHealthDataUnavailable, "this call does not go through the health daemon yet (OPENHEALTHKIT_SERVER): "
-                + "authorization, saving, deleting, sample, anchored, statistics and observer queries do; the rest works on a store opened in this process")
+                + "authorization, saving, deleting, characteristics, preferred units, sample, anchored, statistics, source and observer queries do; "
+                + "the rest works on a store opened in this process")
         }
         return embedded
     }
@@ -429,7 +430,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// The person's date of birth as year, month and day (Gregorian). Empty components when not entered
     /// or when the app may not read it — the two look the same, as in HealthKit.
     open func dateOfBirthComponents() throws -> DateComponents {
-        guard let text = try characteristicStore().value(.dateOfBirth, visibleTo: configuration.app.bundleIdentifier) else {
+        guard let text = try backend().characteristic(.dateOfBirth) else {
             return DateComponents()
         }
         let parts = text.split(separator: "-").compactMap { Int($0) }
@@ -494,32 +495,21 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// live (`count/min` for heart rate, km or mi, kg or lb, °C or °F). As in HealthKit, the app must have asked for
     /// read or share access to every type first: otherwise `errorAuthorizationNotDetermined`.
     open func preferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
-        try await viaCompletion("preferredUnits", work: { try self.lookUpPreferredUnits(for: quantityTypes) }) {
+        try await viaCompletion("preferredUnits", work: { try await self.lookUpPreferredUnits(for: quantityTypes) }) {
             self.preferredUnits(for: quantityTypes, completion: $0)
         }
     }
 
     /// The work of ``preferredUnits(for:)``.
-    private func lookUpPreferredUnits(for quantityTypes: Set<HKQuantityType>) throws -> [HKQuantityType: HKUnit] {
-        let service = try service()
-        let app = configuration.app.bundleIdentifier
-        for type in quantityTypes where app != AuthorizationService.personReader {
-            let askedToShare = try service.requestStatus(app: app, share: [type.identifier], read: []) == .unnecessary
-            let askedToRead = try service.requestStatus(app: app, share: [], read: [type.identifier]) == .unnecessary
-            guard askedToShare || askedToRead else {
-                throw HKError(.errorAuthorizationNotDetermined,
-                              "\(app) must request read or share access to \(type.identifier) before asking for its preferred unit")
-            }
-        }
-        let units = PreferredUnitStore(database: try sampleStore().database)
-        return try Dictionary(uniqueKeysWithValues: quantityTypes.map { ($0, try units.unit(for: $0)) })
+    private func lookUpPreferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
+        try await backend().preferredUnits(for: quantityTypes)
     }
 
     /// Completion-handler form of ``preferredUnits(for:)``; the handler runs off the caller's thread.
     open func preferredUnits(
         for quantityTypes: Set<HKQuantityType>, completion: @escaping @Sendable ([HKQuantityType: HKUnit], (any Error)?) -> Void
     ) {
-        answer("preferredUnits", completion, failure: [:], work: { try self.lookUpPreferredUnits(for: quantityTypes) },
+        answer("preferredUnits", completion, failure: [:], work: { try await self.lookUpPreferredUnits(for: quantityTypes) },
                viaAsync: { try await self.preferredUnits(for: quantityTypes) })
     }
 }
