@@ -34,6 +34,7 @@ package enum WireSample {
         switch HKObjectType.type(forIdentifier: wire._type) {
         case let type as HKQuantityType:
             guard wire.value == nil else { throw field("value", "a \(wire._type) sample has a quantity, not a category value") }
+            try noCompoundFields(wire, at: pointer)
             guard let quantity = wire.quantity else { throw field("quantity", "a \(wire._type) sample needs a quantity") }
             let checked = try HKQuantitySample.validated(type: type, quantity: try self.quantity(quantity, at: pointer + "/quantity"),
                                                          start: wire.startDate, end: wire.endDate, metadata: metadata)
@@ -42,14 +43,56 @@ package enum WireSample {
         case let type as HKCategoryType:
             guard wire.quantity == nil else { throw field("quantity", "a \(wire._type) sample has a category value, not a quantity") }
             guard let value = wire.value else { throw field("value", "a \(wire._type) sample needs a category value") }
+            try noCompoundFields(wire, at: pointer)
             let checked = try HKCategorySample.validated(type: type, value: value, start: wire.startDate, end: wire.endDate, metadata: metadata)
             return HKCategorySample(type: type, value: checked.value, start: checked.startDate, end: checked.endDate,
                                     uuid: uuid, metadata: checked.metadataValues, device: device)
+        case is HKWorkoutType:
+            guard wire.quantity == nil, wire.value == nil, wire.objects == nil else {
+                throw field(wire.quantity != nil ? "quantity" : wire.value != nil ? "value" : "objects", "a workout has none")
+            }
+            guard let fields = wire.workout else { throw field("workout", "a workout sample needs its workout fields") }
+            var units: [String: HKUnit] = [:]
+            let parts = try WireWorkout.parts(fields, at: pointer + "/workout", checking: true, units: &units)
+            return try HKWorkout.checked(activityType: parts.activityType, start: wire.startDate, end: wire.endDate, duration: parts.duration,
+                                         events: parts.events, activities: parts.activities, statistics: parts.statistics, uuid: uuid,
+                                         metadata: metadata, device: device)
+        case let type as HKCorrelationType:
+            guard wire.quantity == nil, wire.value == nil, wire.workout == nil else {
+                throw field(wire.quantity != nil ? "quantity" : wire.value != nil ? "value" : "workout", "a correlation has none; its samples do")
+            }
+            guard let members = wire.objects else { throw field("objects", "a correlation needs its samples") }
+            let objects = try members.enumerated().map { index, member in try object(sample(member), at: "\(pointer)/objects/\(index)") }
+            guard Set(objects.map(\.uuid)).count == objects.count else { throw field("objects", "holds one sample twice") }
+            let checked = try HKCorrelation.validated(type: type, start: wire.startDate, end: wire.endDate, objects: Set(objects),
+                                                      device: device, metadata: metadata)
+            return HKCorrelation(type: type, start: wire.startDate, end: wire.endDate, objects: checked.objects, uuid: uuid,
+                                 metadata: checked.metadataValues, device: device)
         case .some:
-            throw field("type", "\(wire._type) samples cannot go through the daemon yet (quantity and category samples can)")
+            throw field("type", "\(wire._type) samples cannot go through the daemon yet (quantity, category, workout and correlation samples can)")
         case nil:
             throw field("type", "\"\(wire._type)\" is not a HealthKit sample type identifier")
         }
+    }
+
+    /// A correlation's member as a sample (the same fields; a member is never a workout or a correlation itself).
+    private static func sample(_ member: Components.Schemas.CorrelationMember) -> Sample {
+        Sample(uuid: member.uuid, _type: member._type, startDate: member.startDate, endDate: member.endDate, quantity: member.quantity,
+               value: member.value, metadata: member.metadata.map { .init(additionalProperties: $0.additionalProperties) },
+               source: member.source, device: member.device)
+    }
+
+    /// A sample as a correlation's member.
+    private static func member(_ sample: HKSample) -> Components.Schemas.CorrelationMember {
+        let wire = wire(sample)
+        return .init(uuid: wire.uuid, _type: wire._type, startDate: wire.startDate, endDate: wire.endDate, quantity: wire.quantity, value: wire.value,
+                     metadata: wire.metadata.map { .init(additionalProperties: $0.additionalProperties) }, source: wire.source, device: wire.device)
+    }
+
+    /// A quantity or category sample has no workout fields and no samples of its own.
+    private static func noCompoundFields(_ wire: Sample, at pointer: String) throws {
+        if wire.workout != nil { throw WireFieldError(pointer + "/workout", "only a workout has workout fields") }
+        if wire.objects != nil { throw WireFieldError(pointer + "/objects", "only a correlation holds samples") }
     }
 
     /// The stored samples a response lists (`/samples/<index>`), each unit string parsed once for all of them.
@@ -89,19 +132,33 @@ package enum WireSample {
             guard let value = wire.value else { throw field("value", "a \(wire._type) sample needs a category value") }
             return HKCategorySample(type: type, value: value, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
                                     sourceRevision: revision, device: device)
+        case is HKWorkoutType:
+            guard let fields = wire.workout else { throw field("workout", "a workout sample needs its workout fields") }
+            let parts = try WireWorkout.parts(fields, at: pointer + "/workout", checking: false, units: &units)
+            return HKWorkout(activityType: parts.activityType, start: wire.startDate, end: wire.endDate, duration: parts.duration,
+                             events: parts.events, activities: parts.activities,
+                             statistics: Dictionary(parts.statistics.map { ($0.quantityType, $0) }, uniquingKeysWith: { first, _ in first }),
+                             uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
+        case let type as HKCorrelationType:
+            guard let members = wire.objects else { throw field("objects", "a correlation needs its samples") }
+            let objects = try members.enumerated().map { index, member in
+                try stored(sample(member), at: "\(pointer)/objects/\(index)", units: &units)
+            }
+            return HKCorrelation(type: type, start: wire.startDate, end: wire.endDate, objects: Set(objects), uuid: uuid, metadata: metadata,
+                                 sourceRevision: revision, device: device)
         default:
-            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity and category samples can)")
+            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples can)")
         }
     }
 
-    /// Whether `sample` can travel as a `Sample` (quantity and category samples, for now).
+    /// Whether `sample` can travel as a `Sample` (quantity, category, workout and correlation samples, for now).
     package static func canCarry(_ object: HKObject) -> Bool {
         (object as? HKSample).map { carries($0.sampleType) } ?? false
     }
 
     /// Whether the samples of `type` can travel as `Sample`s.
     package static func carries(_ type: HKSampleType) -> Bool {
-        type is HKQuantityType || type is HKCategoryType
+        type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType
     }
 
     /// `sample` as the API's JSON.
@@ -118,11 +175,14 @@ package enum WireSample {
             }
         case let category as HKCategorySample:
             wire.value = category.value
+        case let workout as HKWorkout:
+            wire.workout = WireWorkout.wire(workout)
+        case let correlation as HKCorrelation:
+            wire.objects = correlation.objects.sorted { ($0.startDate, $0.sampleType.identifier, $0.uuid.uuidString) < ($1.startDate, $1.sampleType.identifier, $1.uuid.uuidString) }
+                .map { member($0) }
         default: break
         }
-        if let values = sample.metadataValues, !values.isEmpty {
-            wire.metadata = .init(additionalProperties: values.mapValues(metadataValue))
-        }
+        wire.metadata = wireMetadata(sample.metadataValues).map { .init(additionalProperties: $0) }
         if let device = sample.device {
             wire.device = .init(name: device.name, manufacturer: device.manufacturer, model: device.model, hardwareVersion: device.hardwareVersion,
                                 firmwareVersion: device.firmwareVersion, softwareVersion: device.softwareVersion,
@@ -171,7 +231,13 @@ package enum WireSample {
         return OperatingSystemVersion(majorVersion: major, minorVersion: minor, patchVersion: patch)
     }
 
-    private static func metadata(_ values: [String: Components.Schemas.MetadataValue], at pointer: String) throws -> [String: Any] {
+    /// Metadata as the API's values; nil when there is none.
+    static func wireMetadata(_ values: [String: HKMetadataValue]?) -> [String: Components.Schemas.MetadataValue]? {
+        guard let values, !values.isEmpty else { return nil }
+        return values.mapValues(metadataValue)
+    }
+
+    static func metadata(_ values: [String: Components.Schemas.MetadataValue], at pointer: String) throws -> [String: Any] {
         var result: [String: Any] = [:]
         for (key, value) in values {
             switch value {

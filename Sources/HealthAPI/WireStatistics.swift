@@ -56,24 +56,29 @@ package enum WireStatistics {
     package static func stored(_ wires: [Statistics], type: HKQuantityType, separateBySource: Bool) throws -> [HKStatistics] {
         var units: [String: HKUnit] = [:]
         return try wires.enumerated().map { index, wire in
-            let pointer = "/statistics/\(index)"
-            var bySource: [HKSource: HKStatistics.Values]?
-            if separateBySource {
-                bySource = [:]
-                for (position, entry) in (wire.sources ?? []).enumerated() {
-                    let source = HKSource(name: entry.source.name, bundleIdentifier: entry.source.bundleIdentifier)
-                    bySource![source] = try values(
-                        sum: entry.sum, average: entry.average, minimum: entry.minimum, maximum: entry.maximum, mostRecent: entry.mostRecent,
-                        mostRecentStart: entry.mostRecentStartDate, mostRecentEnd: entry.mostRecentEndDate, duration: entry.duration,
-                        at: "\(pointer)/sources/\(position)", units: &units)
-                }
-            }
-            let merged = try values(sum: wire.sum, average: wire.average, minimum: wire.minimum, maximum: wire.maximum, mostRecent: wire.mostRecent,
-                                    mostRecentStart: wire.mostRecentStartDate, mostRecentEnd: wire.mostRecentEndDate, duration: wire.duration,
-                                    at: pointer, units: &units)
-            guard wire.startDate <= wire.endDate else { throw WireFieldError(pointer + "/endDate", "is before startDate") }
-            return HKStatistics(quantityType: type, startDate: wire.startDate, endDate: wire.endDate, merged: merged, bySource: bySource)
+            try stored(wire, type: type, separateBySource: separateBySource, at: "/statistics/\(index)", units: &units)
         }
+    }
+
+    /// One statistics object as sent at `pointer`, its unit strings looked up in (or added to) `units`.
+    static func stored(_ wire: Statistics, type: HKQuantityType, separateBySource: Bool, at pointer: String,
+                       units: inout [String: HKUnit]) throws -> HKStatistics {
+        var bySource: [HKSource: HKStatistics.Values]?
+        if separateBySource {
+            bySource = [:]
+            for (position, entry) in (wire.sources ?? []).enumerated() {
+                let source = HKSource(name: entry.source.name, bundleIdentifier: entry.source.bundleIdentifier)
+                bySource![source] = try values(
+                    sum: entry.sum, average: entry.average, minimum: entry.minimum, maximum: entry.maximum, mostRecent: entry.mostRecent,
+                    mostRecentStart: entry.mostRecentStartDate, mostRecentEnd: entry.mostRecentEndDate, duration: entry.duration,
+                    at: "\(pointer)/sources/\(position)", units: &units)
+            }
+        }
+        let merged = try values(sum: wire.sum, average: wire.average, minimum: wire.minimum, maximum: wire.maximum, mostRecent: wire.mostRecent,
+                                mostRecentStart: wire.mostRecentStartDate, mostRecentEnd: wire.mostRecentEndDate, duration: wire.duration,
+                                at: pointer, units: &units)
+        guard wire.startDate <= wire.endDate else { throw WireFieldError(pointer + "/endDate", "is before startDate") }
+        return HKStatistics(quantityType: type, startDate: wire.startDate, endDate: wire.endDate, merged: merged, bySource: bySource)
     }
 
     private static func values(

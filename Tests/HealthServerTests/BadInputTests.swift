@@ -135,7 +135,7 @@ struct BadInputTests {
         (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"}],"anchor":"not base64!"}"#, "/anchor" as String?),
         (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"}],"anchor":"AAAA"}"#, nil),
         (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"}],"anchor":"AAAA","anchorValue":3}"#, "/anchorValue"),
-        (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"},{"type":"HKWorkoutTypeIdentifier"}]}"#, "/queries/1/type"),
+        (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"},{"type":"HKDataTypeIdentifierElectrocardiogram"}]}"#, "/queries/1/type"),
         (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount","predicate":{"kind":"nope"}}]}"#, "/queries/0/predicate/kind"),
         (#"{"queries":[]}"#, "/queries"),
     ])
@@ -145,8 +145,9 @@ struct BadInputTests {
             let token = try await daemon.connect("com.example.anchors", share: [steps], read: [steps])
             let answer = try await daemon.raw(.POST, "/v1/queries/anchored", body: body, token: token)
             expectInvalidArgument(answer, field: field)
-            let workouts = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"HKWorkoutTypeIdentifier"}"#, token: token)
-            #expect(workouts.status == 400 && workouts.json["field"] as? String == "/type", "\(workouts.body)")
+            let electrocardiograms = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"HKDataTypeIdentifierElectrocardiogram"}"#,
+                                                          token: token)
+            #expect(electrocardiograms.status == 400 && electrocardiograms.json["field"] as? String == "/type", "\(electrocardiograms.body)")
         }
     }
 

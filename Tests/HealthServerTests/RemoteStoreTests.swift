@@ -476,9 +476,9 @@ struct RemoteStoreTests {
             try await store.requestAuthorization(toShare: [steps], read: [steps])
             let refusal = await #expect(throws: HKError.self) { _ = try await HKActivitySummaryQueryDescriptor(predicate: nil).result(for: store) }
             // Samples the wire does not carry yet are refused, not sent back bare.
-            let workouts = await #expect(throws: HKError.self) { _ = try await query(store, HKObjectType.workoutType()) }
-            #expect(workouts?.code == .errorHealthDataUnavailable)
-            #expect(workouts?.message.contains("do not go through the health daemon yet") == true)
+            let electrocardiograms = await #expect(throws: HKError.self) { _ = try await query(store, HKObjectType.electrocardiogramType()) }
+            #expect(electrocardiograms?.code == .errorHealthDataUnavailable)
+            #expect(electrocardiograms?.message.contains("do not go through the health daemon yet") == true)
             #expect(refusal?.code == .errorHealthDataUnavailable)
             #expect(refusal?.message.contains("does not go through the health daemon yet") == true)
         }

@@ -1236,6 +1236,93 @@ package enum OpenAPIDocument {
           }
         ]
       }
+    },
+    "/v1/objects/workout-samples": {
+      "post": {
+        "operationId": "addWorkoutSamples",
+        "tags": [
+          "objects"
+        ],
+        "summary": "Associates samples with a workout the app saved, saving those not in the store yet, all or nothing (HKHealthStore.add(_:to:)); with saveWorkout, saves the workout in the same transaction (HKWorkoutBuilder.finishWorkout()).",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/WorkoutSamples"
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Saved."
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "components": {
@@ -1513,7 +1600,7 @@ package enum OpenAPIDocument {
           "endDate"
         ],
         "additionalProperties": false,
-        "description": "A quantity sample (with `quantity`) or a category sample (with `value`).",
+        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`) or a correlation (with `objects`).",
         "properties": {
           "uuid": {
             "type": "string",
@@ -1557,6 +1644,17 @@ package enum OpenAPIDocument {
           },
           "series": {
             "$ref": "#/components/schemas/SeriesSummary"
+          },
+          "workout": {
+            "$ref": "#/components/schemas/Workout"
+          },
+          "objects": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/CorrelationMember"
+            },
+            "maxItems": 100,
+            "description": "A correlation's samples (quantity and category samples), e.g. a blood pressure reading's systolic and diastolic samples."
           }
         }
       },
@@ -2333,6 +2431,240 @@ package enum OpenAPIDocument {
             "type": "string",
             "format": "date",
             "description": "The date of birth as year-month-day (Gregorian)."
+          }
+        }
+      },
+      "Workout": {
+        "type": "object",
+        "required": [
+          "activityType",
+          "duration"
+        ],
+        "additionalProperties": false,
+        "description": "What a workout has beyond a sample's fields (HKWorkout): its activity type, duration, events, activities and statistics (totalEnergyBurned and the other totals are the sums of its statistics).",
+        "properties": {
+          "activityType": {
+            "type": "integer",
+            "description": "HKWorkoutActivityType raw value, e.g. 37 running."
+          },
+          "duration": {
+            "type": "number",
+            "minimum": 0,
+            "description": "Seconds of activity (the span less paused time unless given)."
+          },
+          "events": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/WorkoutEvent"
+            },
+            "maxItems": 1000,
+            "description": "Absent when the workout has none recorded (HKWorkout.workoutEvents nil)."
+          },
+          "activities": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/WorkoutActivity"
+            },
+            "maxItems": 100
+          },
+          "statistics": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/TypedStatistics"
+            },
+            "maxItems": 100
+          }
+        }
+      },
+      "WorkoutEvent": {
+        "type": "object",
+        "required": [
+          "type",
+          "startDate",
+          "endDate"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "type": {
+            "type": "integer",
+            "description": "HKWorkoutEventType raw value, e.g. 1 pause, 2 resume, 3 lap."
+          },
+          "startDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "endDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "metadata": {
+            "type": "object",
+            "additionalProperties": {
+              "$ref": "#/components/schemas/MetadataValue"
+            }
+          }
+        }
+      },
+      "WorkoutActivity": {
+        "type": "object",
+        "required": [
+          "uuid",
+          "configuration",
+          "startDate"
+        ],
+        "additionalProperties": false,
+        "description": "One activity of a multisport workout (HKWorkoutActivity).",
+        "properties": {
+          "uuid": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "configuration": {
+            "$ref": "#/components/schemas/WorkoutConfiguration"
+          },
+          "startDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "endDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "events": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/WorkoutEvent"
+            },
+            "maxItems": 1000
+          },
+          "statistics": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/TypedStatistics"
+            },
+            "maxItems": 100
+          },
+          "metadata": {
+            "type": "object",
+            "additionalProperties": {
+              "$ref": "#/components/schemas/MetadataValue"
+            }
+          }
+        }
+      },
+      "WorkoutConfiguration": {
+        "type": "object",
+        "required": [
+          "activityType"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "activityType": {
+            "type": "integer",
+            "description": "HKWorkoutActivityType raw value."
+          },
+          "locationType": {
+            "type": "integer",
+            "description": "HKWorkoutSessionLocationType raw value: 1 unknown (the default), 2 indoor, 3 outdoor."
+          },
+          "swimmingLocationType": {
+            "type": "integer",
+            "description": "HKWorkoutSwimmingLocationType raw value: 0 unknown (the default), 1 pool, 2 open water."
+          },
+          "lapLength": {
+            "$ref": "#/components/schemas/Quantity"
+          }
+        }
+      },
+      "TypedStatistics": {
+        "type": "object",
+        "required": [
+          "type",
+          "statistics"
+        ],
+        "additionalProperties": false,
+        "description": "A workout's or an activity's statistics of one quantity type.",
+        "properties": {
+          "type": {
+            "type": "string",
+            "description": "A HealthKit quantity type identifier."
+          },
+          "statistics": {
+            "$ref": "#/components/schemas/Statistics"
+          }
+        }
+      },
+      "WorkoutSamples": {
+        "type": "object",
+        "required": [
+          "workout",
+          "samples"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "workout": {
+            "$ref": "#/components/schemas/Sample",
+            "description": "The workout. Without saveWorkout, one the app saved before (found by its uuid)."
+          },
+          "samples": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Sample"
+            },
+            "maxItems": 10000,
+            "description": "Quantity and category samples."
+          },
+          "saveWorkout": {
+            "type": "boolean",
+            "description": "Save the workout with the samples. Default false."
+          }
+        }
+      },
+      "CorrelationMember": {
+        "type": "object",
+        "required": [
+          "uuid",
+          "type",
+          "startDate",
+          "endDate"
+        ],
+        "additionalProperties": false,
+        "description": "A correlation's sample: a quantity sample (with `quantity`) or a category sample (with `value`).",
+        "properties": {
+          "uuid": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "type": {
+            "type": "string",
+            "description": "A HealthKit type identifier."
+          },
+          "startDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "endDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "quantity": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "value": {
+            "type": "integer",
+            "description": "A category value."
+          },
+          "metadata": {
+            "type": "object",
+            "additionalProperties": {
+              "$ref": "#/components/schemas/MetadataValue"
+            }
+          },
+          "source": {
+            "$ref": "#/components/schemas/Source"
+          },
+          "device": {
+            "$ref": "#/components/schemas/Device"
           }
         }
       }

@@ -492,7 +492,7 @@ extension Components {
                 case operatingSystemVersion
             }
         }
-        /// A quantity sample (with `quantity`) or a category sample (with `value`).
+        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`) or a correlation (with `objects`).
         ///
         /// - Remark: Generated from `#/components/schemas/Sample`.
         package struct Sample: Codable, Hashable, Sendable {
@@ -542,6 +542,12 @@ extension Components {
             package var count: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/Sample/series`.
             package var series: Components.Schemas.SeriesSummary?
+            /// - Remark: Generated from `#/components/schemas/Sample/workout`.
+            package var workout: Components.Schemas.Workout?
+            /// A correlation's samples (quantity and category samples), e.g. a blood pressure reading's systolic and diastolic samples.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Sample/objects`.
+            package var objects: [Components.Schemas.CorrelationMember]?
             /// Creates a new `Sample`.
             ///
             /// - Parameters:
@@ -556,6 +562,8 @@ extension Components {
             ///   - device:
             ///   - count: How many values a quantity sample summarises (HKQuantitySample.count): 1, or more for a series. Only 1 can be saved here; series are built with HKQuantitySeriesSampleBuilder.
             ///   - series:
+            ///   - workout:
+            ///   - objects: A correlation's samples (quantity and category samples), e.g. a blood pressure reading's systolic and diastolic samples.
             package init(
                 uuid: Swift.String,
                 _type: Swift.String,
@@ -567,7 +575,9 @@ extension Components {
                 source: Components.Schemas.Source? = nil,
                 device: Components.Schemas.Device? = nil,
                 count: Swift.Int? = nil,
-                series: Components.Schemas.SeriesSummary? = nil
+                series: Components.Schemas.SeriesSummary? = nil,
+                workout: Components.Schemas.Workout? = nil,
+                objects: [Components.Schemas.CorrelationMember]? = nil
             ) {
                 self.uuid = uuid
                 self._type = _type
@@ -580,6 +590,8 @@ extension Components {
                 self.device = device
                 self.count = count
                 self.series = series
+                self.workout = workout
+                self.objects = objects
             }
             package enum CodingKeys: String, CodingKey {
                 case uuid
@@ -593,6 +605,8 @@ extension Components {
                 case device
                 case count
                 case series
+                case workout
+                case objects
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -640,6 +654,14 @@ extension Components {
                     Components.Schemas.SeriesSummary.self,
                     forKey: .series
                 )
+                self.workout = try container.decodeIfPresent(
+                    Components.Schemas.Workout.self,
+                    forKey: .workout
+                )
+                self.objects = try container.decodeIfPresent(
+                    [Components.Schemas.CorrelationMember].self,
+                    forKey: .objects
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "uuid",
                     "type",
@@ -651,7 +673,9 @@ extension Components {
                     "source",
                     "device",
                     "count",
-                    "series"
+                    "series",
+                    "workout",
+                    "objects"
                 ])
             }
         }
@@ -2159,6 +2183,580 @@ extension Components {
             package enum CodingKeys: String, CodingKey {
                 case code
                 case dateOfBirth
+            }
+        }
+        /// What a workout has beyond a sample's fields (HKWorkout): its activity type, duration, events, activities and statistics (totalEnergyBurned and the other totals are the sums of its statistics).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Workout`.
+        package struct Workout: Codable, Hashable, Sendable {
+            /// HKWorkoutActivityType raw value, e.g. 37 running.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Workout/activityType`.
+            package var activityType: Swift.Int
+            /// Seconds of activity (the span less paused time unless given).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Workout/duration`.
+            package var duration: Swift.Double
+            /// Absent when the workout has none recorded (HKWorkout.workoutEvents nil).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Workout/events`.
+            package var events: [Components.Schemas.WorkoutEvent]?
+            /// - Remark: Generated from `#/components/schemas/Workout/activities`.
+            package var activities: [Components.Schemas.WorkoutActivity]?
+            /// - Remark: Generated from `#/components/schemas/Workout/statistics`.
+            package var statistics: [Components.Schemas.TypedStatistics]?
+            /// Creates a new `Workout`.
+            ///
+            /// - Parameters:
+            ///   - activityType: HKWorkoutActivityType raw value, e.g. 37 running.
+            ///   - duration: Seconds of activity (the span less paused time unless given).
+            ///   - events: Absent when the workout has none recorded (HKWorkout.workoutEvents nil).
+            ///   - activities:
+            ///   - statistics:
+            package init(
+                activityType: Swift.Int,
+                duration: Swift.Double,
+                events: [Components.Schemas.WorkoutEvent]? = nil,
+                activities: [Components.Schemas.WorkoutActivity]? = nil,
+                statistics: [Components.Schemas.TypedStatistics]? = nil
+            ) {
+                self.activityType = activityType
+                self.duration = duration
+                self.events = events
+                self.activities = activities
+                self.statistics = statistics
+            }
+            package enum CodingKeys: String, CodingKey {
+                case activityType
+                case duration
+                case events
+                case activities
+                case statistics
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.activityType = try container.decode(
+                    Swift.Int.self,
+                    forKey: .activityType
+                )
+                self.duration = try container.decode(
+                    Swift.Double.self,
+                    forKey: .duration
+                )
+                self.events = try container.decodeIfPresent(
+                    [Components.Schemas.WorkoutEvent].self,
+                    forKey: .events
+                )
+                self.activities = try container.decodeIfPresent(
+                    [Components.Schemas.WorkoutActivity].self,
+                    forKey: .activities
+                )
+                self.statistics = try container.decodeIfPresent(
+                    [Components.Schemas.TypedStatistics].self,
+                    forKey: .statistics
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "activityType",
+                    "duration",
+                    "events",
+                    "activities",
+                    "statistics"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WorkoutEvent`.
+        package struct WorkoutEvent: Codable, Hashable, Sendable {
+            /// HKWorkoutEventType raw value, e.g. 1 pause, 2 resume, 3 lap.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutEvent/type`.
+            package var _type: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WorkoutEvent/startDate`.
+            package var startDate: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/WorkoutEvent/endDate`.
+            package var endDate: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/WorkoutEvent/metadata`.
+            package struct MetadataPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                package var additionalProperties: [String: Components.Schemas.MetadataValue]
+                /// Creates a new `MetadataPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                package init(additionalProperties: [String: Components.Schemas.MetadataValue] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                package init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                package func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/WorkoutEvent/metadata`.
+            package var metadata: Components.Schemas.WorkoutEvent.MetadataPayload?
+            /// Creates a new `WorkoutEvent`.
+            ///
+            /// - Parameters:
+            ///   - _type: HKWorkoutEventType raw value, e.g. 1 pause, 2 resume, 3 lap.
+            ///   - startDate:
+            ///   - endDate:
+            ///   - metadata:
+            package init(
+                _type: Swift.Int,
+                startDate: Foundation.Date,
+                endDate: Foundation.Date,
+                metadata: Components.Schemas.WorkoutEvent.MetadataPayload? = nil
+            ) {
+                self._type = _type
+                self.startDate = startDate
+                self.endDate = endDate
+                self.metadata = metadata
+            }
+            package enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case startDate
+                case endDate
+                case metadata
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Swift.Int.self,
+                    forKey: ._type
+                )
+                self.startDate = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .startDate
+                )
+                self.endDate = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .endDate
+                )
+                self.metadata = try container.decodeIfPresent(
+                    Components.Schemas.WorkoutEvent.MetadataPayload.self,
+                    forKey: .metadata
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "startDate",
+                    "endDate",
+                    "metadata"
+                ])
+            }
+        }
+        /// One activity of a multisport workout (HKWorkoutActivity).
+        ///
+        /// - Remark: Generated from `#/components/schemas/WorkoutActivity`.
+        package struct WorkoutActivity: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WorkoutActivity/uuid`.
+            package var uuid: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WorkoutActivity/configuration`.
+            package var configuration: Components.Schemas.WorkoutConfiguration
+            /// - Remark: Generated from `#/components/schemas/WorkoutActivity/startDate`.
+            package var startDate: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/WorkoutActivity/endDate`.
+            package var endDate: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/WorkoutActivity/events`.
+            package var events: [Components.Schemas.WorkoutEvent]?
+            /// - Remark: Generated from `#/components/schemas/WorkoutActivity/statistics`.
+            package var statistics: [Components.Schemas.TypedStatistics]?
+            /// - Remark: Generated from `#/components/schemas/WorkoutActivity/metadata`.
+            package struct MetadataPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                package var additionalProperties: [String: Components.Schemas.MetadataValue]
+                /// Creates a new `MetadataPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                package init(additionalProperties: [String: Components.Schemas.MetadataValue] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                package init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                package func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/WorkoutActivity/metadata`.
+            package var metadata: Components.Schemas.WorkoutActivity.MetadataPayload?
+            /// Creates a new `WorkoutActivity`.
+            ///
+            /// - Parameters:
+            ///   - uuid:
+            ///   - configuration:
+            ///   - startDate:
+            ///   - endDate:
+            ///   - events:
+            ///   - statistics:
+            ///   - metadata:
+            package init(
+                uuid: Swift.String,
+                configuration: Components.Schemas.WorkoutConfiguration,
+                startDate: Foundation.Date,
+                endDate: Foundation.Date? = nil,
+                events: [Components.Schemas.WorkoutEvent]? = nil,
+                statistics: [Components.Schemas.TypedStatistics]? = nil,
+                metadata: Components.Schemas.WorkoutActivity.MetadataPayload? = nil
+            ) {
+                self.uuid = uuid
+                self.configuration = configuration
+                self.startDate = startDate
+                self.endDate = endDate
+                self.events = events
+                self.statistics = statistics
+                self.metadata = metadata
+            }
+            package enum CodingKeys: String, CodingKey {
+                case uuid
+                case configuration
+                case startDate
+                case endDate
+                case events
+                case statistics
+                case metadata
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.uuid = try container.decode(
+                    Swift.String.self,
+                    forKey: .uuid
+                )
+                self.configuration = try container.decode(
+                    Components.Schemas.WorkoutConfiguration.self,
+                    forKey: .configuration
+                )
+                self.startDate = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .startDate
+                )
+                self.endDate = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .endDate
+                )
+                self.events = try container.decodeIfPresent(
+                    [Components.Schemas.WorkoutEvent].self,
+                    forKey: .events
+                )
+                self.statistics = try container.decodeIfPresent(
+                    [Components.Schemas.TypedStatistics].self,
+                    forKey: .statistics
+                )
+                self.metadata = try container.decodeIfPresent(
+                    Components.Schemas.WorkoutActivity.MetadataPayload.self,
+                    forKey: .metadata
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "uuid",
+                    "configuration",
+                    "startDate",
+                    "endDate",
+                    "events",
+                    "statistics",
+                    "metadata"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WorkoutConfiguration`.
+        package struct WorkoutConfiguration: Codable, Hashable, Sendable {
+            /// HKWorkoutActivityType raw value.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutConfiguration/activityType`.
+            package var activityType: Swift.Int
+            /// HKWorkoutSessionLocationType raw value: 1 unknown (the default), 2 indoor, 3 outdoor.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutConfiguration/locationType`.
+            package var locationType: Swift.Int?
+            /// HKWorkoutSwimmingLocationType raw value: 0 unknown (the default), 1 pool, 2 open water.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutConfiguration/swimmingLocationType`.
+            package var swimmingLocationType: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/WorkoutConfiguration/lapLength`.
+            package var lapLength: Components.Schemas.Quantity?
+            /// Creates a new `WorkoutConfiguration`.
+            ///
+            /// - Parameters:
+            ///   - activityType: HKWorkoutActivityType raw value.
+            ///   - locationType: HKWorkoutSessionLocationType raw value: 1 unknown (the default), 2 indoor, 3 outdoor.
+            ///   - swimmingLocationType: HKWorkoutSwimmingLocationType raw value: 0 unknown (the default), 1 pool, 2 open water.
+            ///   - lapLength:
+            package init(
+                activityType: Swift.Int,
+                locationType: Swift.Int? = nil,
+                swimmingLocationType: Swift.Int? = nil,
+                lapLength: Components.Schemas.Quantity? = nil
+            ) {
+                self.activityType = activityType
+                self.locationType = locationType
+                self.swimmingLocationType = swimmingLocationType
+                self.lapLength = lapLength
+            }
+            package enum CodingKeys: String, CodingKey {
+                case activityType
+                case locationType
+                case swimmingLocationType
+                case lapLength
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.activityType = try container.decode(
+                    Swift.Int.self,
+                    forKey: .activityType
+                )
+                self.locationType = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .locationType
+                )
+                self.swimmingLocationType = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .swimmingLocationType
+                )
+                self.lapLength = try container.decodeIfPresent(
+                    Components.Schemas.Quantity.self,
+                    forKey: .lapLength
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "activityType",
+                    "locationType",
+                    "swimmingLocationType",
+                    "lapLength"
+                ])
+            }
+        }
+        /// A workout's or an activity's statistics of one quantity type.
+        ///
+        /// - Remark: Generated from `#/components/schemas/TypedStatistics`.
+        package struct TypedStatistics: Codable, Hashable, Sendable {
+            /// A HealthKit quantity type identifier.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TypedStatistics/type`.
+            package var _type: Swift.String
+            /// - Remark: Generated from `#/components/schemas/TypedStatistics/statistics`.
+            package var statistics: Components.Schemas.Statistics
+            /// Creates a new `TypedStatistics`.
+            ///
+            /// - Parameters:
+            ///   - _type: A HealthKit quantity type identifier.
+            ///   - statistics:
+            package init(
+                _type: Swift.String,
+                statistics: Components.Schemas.Statistics
+            ) {
+                self._type = _type
+                self.statistics = statistics
+            }
+            package enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case statistics
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Swift.String.self,
+                    forKey: ._type
+                )
+                self.statistics = try container.decode(
+                    Components.Schemas.Statistics.self,
+                    forKey: .statistics
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "statistics"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WorkoutSamples`.
+        package struct WorkoutSamples: Codable, Hashable, Sendable {
+            /// The workout. Without saveWorkout, one the app saved before (found by its uuid).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSamples/workout`.
+            package var workout: Components.Schemas.Sample
+            /// Quantity and category samples.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSamples/samples`.
+            package var samples: [Components.Schemas.Sample]
+            /// Save the workout with the samples. Default false.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSamples/saveWorkout`.
+            package var saveWorkout: Swift.Bool?
+            /// Creates a new `WorkoutSamples`.
+            ///
+            /// - Parameters:
+            ///   - workout: The workout. Without saveWorkout, one the app saved before (found by its uuid).
+            ///   - samples: Quantity and category samples.
+            ///   - saveWorkout: Save the workout with the samples. Default false.
+            package init(
+                workout: Components.Schemas.Sample,
+                samples: [Components.Schemas.Sample],
+                saveWorkout: Swift.Bool? = nil
+            ) {
+                self.workout = workout
+                self.samples = samples
+                self.saveWorkout = saveWorkout
+            }
+            package enum CodingKeys: String, CodingKey {
+                case workout
+                case samples
+                case saveWorkout
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.workout = try container.decode(
+                    Components.Schemas.Sample.self,
+                    forKey: .workout
+                )
+                self.samples = try container.decode(
+                    [Components.Schemas.Sample].self,
+                    forKey: .samples
+                )
+                self.saveWorkout = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .saveWorkout
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "workout",
+                    "samples",
+                    "saveWorkout"
+                ])
+            }
+        }
+        /// A correlation's sample: a quantity sample (with `quantity`) or a category sample (with `value`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/CorrelationMember`.
+        package struct CorrelationMember: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CorrelationMember/uuid`.
+            package var uuid: Swift.String
+            /// A HealthKit type identifier.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CorrelationMember/type`.
+            package var _type: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CorrelationMember/startDate`.
+            package var startDate: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/CorrelationMember/endDate`.
+            package var endDate: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/CorrelationMember/quantity`.
+            package var quantity: Components.Schemas.Quantity?
+            /// A category value.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CorrelationMember/value`.
+            package var value: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/CorrelationMember/metadata`.
+            package struct MetadataPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                package var additionalProperties: [String: Components.Schemas.MetadataValue]
+                /// Creates a new `MetadataPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                package init(additionalProperties: [String: Components.Schemas.MetadataValue] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                package init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                package func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/CorrelationMember/metadata`.
+            package var metadata: Components.Schemas.CorrelationMember.MetadataPayload?
+            /// - Remark: Generated from `#/components/schemas/CorrelationMember/source`.
+            package var source: Components.Schemas.Source?
+            /// - Remark: Generated from `#/components/schemas/CorrelationMember/device`.
+            package var device: Components.Schemas.Device?
+            /// Creates a new `CorrelationMember`.
+            ///
+            /// - Parameters:
+            ///   - uuid:
+            ///   - _type: A HealthKit type identifier.
+            ///   - startDate:
+            ///   - endDate:
+            ///   - quantity:
+            ///   - value: A category value.
+            ///   - metadata:
+            ///   - source:
+            ///   - device:
+            package init(
+                uuid: Swift.String,
+                _type: Swift.String,
+                startDate: Foundation.Date,
+                endDate: Foundation.Date,
+                quantity: Components.Schemas.Quantity? = nil,
+                value: Swift.Int? = nil,
+                metadata: Components.Schemas.CorrelationMember.MetadataPayload? = nil,
+                source: Components.Schemas.Source? = nil,
+                device: Components.Schemas.Device? = nil
+            ) {
+                self.uuid = uuid
+                self._type = _type
+                self.startDate = startDate
+                self.endDate = endDate
+                self.quantity = quantity
+                self.value = value
+                self.metadata = metadata
+                self.source = source
+                self.device = device
+            }
+            package enum CodingKeys: String, CodingKey {
+                case uuid
+                case _type = "type"
+                case startDate
+                case endDate
+                case quantity
+                case value
+                case metadata
+                case source
+                case device
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.uuid = try container.decode(
+                    Swift.String.self,
+                    forKey: .uuid
+                )
+                self._type = try container.decode(
+                    Swift.String.self,
+                    forKey: ._type
+                )
+                self.startDate = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .startDate
+                )
+                self.endDate = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .endDate
+                )
+                self.quantity = try container.decodeIfPresent(
+                    Components.Schemas.Quantity.self,
+                    forKey: .quantity
+                )
+                self.value = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .value
+                )
+                self.metadata = try container.decodeIfPresent(
+                    Components.Schemas.CorrelationMember.MetadataPayload.self,
+                    forKey: .metadata
+                )
+                self.source = try container.decodeIfPresent(
+                    Components.Schemas.Source.self,
+                    forKey: .source
+                )
+                self.device = try container.decodeIfPresent(
+                    Components.Schemas.Device.self,
+                    forKey: .device
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "uuid",
+                    "type",
+                    "startDate",
+                    "endDate",
+                    "quantity",
+                    "value",
+                    "metadata",
+                    "source",
+                    "device"
+                ])
             }
         }
     }

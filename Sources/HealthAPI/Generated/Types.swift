@@ -94,6 +94,11 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/characteristics/{identifier}`.
     /// - Remark: Generated from `#/paths//v1/characteristics/{identifier}/get(readCharacteristic)`.
     func readCharacteristic(_ input: Operations.ReadCharacteristic.Input) async throws -> Operations.ReadCharacteristic.Output
+    /// Associates samples with a workout the app saved, saving those not in the store yet, all or nothing (HKHealthStore.add(_:to:)); with saveWorkout, saves the workout in the same transaction (HKWorkoutBuilder.finishWorkout()).
+    ///
+    /// - Remark: HTTP `POST /v1/objects/workout-samples`.
+    /// - Remark: Generated from `#/paths//v1/objects/workout-samples/post(addWorkoutSamples)`.
+    func addWorkoutSamples(_ input: Operations.AddWorkoutSamples.Input) async throws -> Operations.AddWorkoutSamples.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -295,6 +300,19 @@ extension APIProtocol {
         try await readCharacteristic(Operations.ReadCharacteristic.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// Associates samples with a workout the app saved, saving those not in the store yet, all or nothing (HKHealthStore.add(_:to:)); with saveWorkout, saves the workout in the same transaction (HKWorkoutBuilder.finishWorkout()).
+    ///
+    /// - Remark: HTTP `POST /v1/objects/workout-samples`.
+    /// - Remark: Generated from `#/paths//v1/objects/workout-samples/post(addWorkoutSamples)`.
+    package func addWorkoutSamples(
+        headers: Operations.AddWorkoutSamples.Input.Headers = .init(),
+        body: Operations.AddWorkoutSamples.Input.Body
+    ) async throws -> Operations.AddWorkoutSamples.Output {
+        try await addWorkoutSamples(Operations.AddWorkoutSamples.Input(
+            headers: headers,
+            body: body
         ))
     }
 }

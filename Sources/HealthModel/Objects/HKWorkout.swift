@@ -176,6 +176,66 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         return HKWorkout(parts, device: device)
     }
 
+    /// A whole workout as another process assembled it (a builder's: events, activities, statistics of any types), checked
+    /// as `validated(…)` checks the totals: a valid interval, a finite duration of zero or more, events and activities
+    /// within the workout, each activity's events within the activity, statistics of quantity types with finite values
+    /// in their units (sums not negative), metadata HealthKit allows. Throws `HKError(.errorInvalidArgument)` naming
+    /// the problem. The daemon builds what an app saves through it with this.
+    package static func checked(
+        activityType: HKWorkoutActivityType, start: Date, end: Date, duration: TimeInterval, events: [HKWorkoutEvent]?,
+        activities: [HKWorkoutActivity], statistics: [HKStatistics], uuid: UUID, metadata: [String: Any]?, device: HKDevice?
+    ) throws -> HKWorkout {
+        try ObjectValidation.checkInterval(start: start, end: end, of: "a workout")
+        guard duration.isFinite, duration >= 0 else {
+            throw HKError.invalidArgument("a workout's duration is \(duration) s; it must be zero or more")
+        }
+        try checkEvents(events ?? [], within: DateInterval(start: start, end: end), of: "the workout")
+        var activityIDs = Set<UUID>()
+        for activity in activities {
+            guard activityIDs.insert(activity.uuid).inserted else { throw HKError.invalidArgument("the workout holds activity \(activity.uuid) twice") }
+            let activityEnd = activity.endDate ?? activity.startDate
+            try ObjectValidation.checkInterval(start: activity.startDate, end: activityEnd, of: "a workout activity")
+            guard activity.startDate >= start, activityEnd <= end else {
+                throw HKError.invalidArgument("workout activity \(activity.uuid) lies outside the workout")
+            }
+            try checkEvents(activity.workoutEvents, within: DateInterval(start: activity.startDate, end: activityEnd), of: "its activity")
+            try checkStatistics(Array(activity.allStatistics.values))
+            _ = try MetadataValidation.validate(activity.metadataValues?.anyDictionary)
+        }
+        let byType = try checkStatistics(statistics)
+        return HKWorkout(activityType: activityType, start: start, end: end, duration: duration, events: events, activities: activities,
+                         statistics: byType, uuid: uuid, metadata: try MetadataValidation.validate(metadata), device: device)
+    }
+
+    private static func checkEvents(_ events: [HKWorkoutEvent], within interval: DateInterval, of what: String) throws {
+        for event in events {
+            try ObjectValidation.checkInterval(start: event.dateInterval.start, end: event.dateInterval.end, of: "a workout event")
+            guard event.dateInterval.start >= interval.start, event.dateInterval.end <= interval.end else {
+                throw HKError.invalidArgument("a workout event (\(event.type)) at \(event.dateInterval.start.formatted(.iso8601)) lies outside \(what)")
+            }
+        }
+    }
+
+    /// Statistics by type, each type once, every value finite and in the type's unit, sums and durations not negative.
+    @discardableResult
+    private static func checkStatistics(_ statistics: [HKStatistics]) throws -> [HKQuantityType: HKStatistics] {
+        var byType: [HKQuantityType: HKStatistics] = [:]
+        for item in statistics {
+            guard byType.updateValue(item, forKey: item.quantityType) == nil else {
+                throw HKError.invalidArgument("the workout holds two statistics of \(item.quantityType.identifier)")
+            }
+            let values = item.merged
+            for quantity in [values.sum, values.minimum, values.maximum, values.average, values.mostRecent].compactMap({ $0 }) {
+                try ObjectValidation.checkQuantity(quantity, for: item.quantityType)
+            }
+            if let sum = values.sum, sum.doubleValue < 0 {
+                throw HKError.invalidArgument("the workout's \(item.quantityType.identifier) sum is negative (\(sum))")
+            }
+            try ObjectValidation.checkQuantity(values.duration, named: "the workout's \(item.quantityType.identifier) duration", compatibleWith: .second())
+        }
+        return byType
+    }
+
     // MARK: - Validation
 
     /// The arguments of every initializer, gathered so one check serves them all.

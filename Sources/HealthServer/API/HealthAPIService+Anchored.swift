@@ -56,7 +56,7 @@ extension HealthAPIService {
     static func checkCarried(_ type: HKSampleType, at pointer: String) throws {
         guard WireSample.carries(type) else {
             throw Problem(.badRequest, "type not served yet",
-                          detail: "\(pointer): \(type.identifier) samples do not go through the daemon yet (quantity and category samples do)",
+                          detail: "\(pointer): \(type.identifier) samples do not go through the daemon yet (quantity, category, workout and correlation samples do)",
                           code: .errorInvalidArgument, field: pointer)
         }
     }

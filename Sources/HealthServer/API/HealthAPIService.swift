@@ -113,13 +113,34 @@ struct HealthAPIService: APIProtocol {
         let batch = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
         let attempted = Self.counts(batch.samples.map(\._type))
         return try await logged("save", attempted: attempted) { store in
-            let objects = try batch.samples.enumerated().map { index, sample in
-                let pointer = "/samples/\(index)"
-                do { return try WireSample.object(sample, at: pointer) } catch let error as HKError { throw Problem(error, field: pointer) }
-            }
+            let objects = try batch.samples.enumerated().map { index, sample in try Self.object(sample, at: "/samples/\(index)") }
             try await store.save(objects)
             return (.noContent, attempted)
         }
+    }
+
+    /// `add(_:to:)` and `HKWorkoutBuilder.finishWorkout()`: samples associated with the app's workout (saved with it when
+    /// `saveWorkout`), all or none, with the rules an embedded store has.
+    func addWorkoutSamples(_ input: Operations.AddWorkoutSamples.Input) async throws -> Operations.AddWorkoutSamples.Output {
+        let request = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        let saving = request.saveWorkout ?? false
+        var attempted = Self.counts(request.samples.map(\._type))
+        if saving { attempted[request.workout._type, default: 0] += 1 }
+        return try await logged("save", attempted: attempted) { store in
+            let workout = try Self.object(request.workout, at: "/workout")
+            guard let workout = workout as? HKWorkout else {
+                throw Problem(.badRequest, "not a workout", detail: "/workout/type: \(request.workout._type) is not \(HKWorkoutTypeIdentifier)",
+                              code: .errorInvalidArgument, field: "/workout/type")
+            }
+            let samples = try request.samples.enumerated().map { index, sample in try Self.object(sample, at: "/samples/\(index)") }
+            try await store.backend().add(samples, to: workout, savingWorkout: saving)
+            return (.noContent, attempted)
+        }
+    }
+
+    /// The object an app sends at `pointer`, or the 400 naming what is wrong with it.
+    private static func object(_ wire: Components.Schemas.Sample, at pointer: String) throws -> HKSample {
+        do { return try WireSample.object(wire, at: pointer) } catch let error as HKError { throw Problem(error, field: pointer) }
     }
 
     /// Deletes the objects named, all or none: each must be one the app can see (its own, or readable), and the

@@ -33,6 +33,10 @@ package struct EmbeddedBackend: HealthBackend {
         try samples.save(objects, app: app)
     }
 
+    package func add(_ samples: [HKSample], to workout: HKWorkout, savingWorkout: Bool) async throws {
+        try self.samples.associate(samples, with: workout, app: app, savingWorkout: savingWorkout)
+    }
+
     package func delete(_ objects: [HKObject]) async throws {
         try samples.delete(objects, app: app)
     }

@@ -74,13 +74,21 @@ package struct RemoteBackend: HealthBackend {
     // MARK: - Saving and deleting
 
     package func save(_ objects: [HKObject]) async throws {
-        let samples = try objects.map { object in
-            guard let sample = object as? HKSample, WireSample.canCarry(sample) else {
-                throw HKError.invalidArgument("\(type(of: object)) objects cannot be saved through the health daemon yet (quantity and category samples can)")
-            }
-            return WireSample.wire(sample)
-        }
+        let samples = try objects.map(wire)
         _ = try await call { try await client.saveObjects(body: .json(.init(samples: samples))).noContent }
+    }
+
+    package func add(_ samples: [HKSample], to workout: HKWorkout, savingWorkout: Bool) async throws {
+        let request = Components.Schemas.WorkoutSamples(workout: try wire(workout), samples: try samples.map(wire), saveWorkout: savingWorkout)
+        _ = try await call { try await client.addWorkoutSamples(body: .json(request)).noContent }
+    }
+
+    /// An object as the API's sample, or `errorInvalidArgument` for the kinds the API does not carry yet.
+    private func wire(_ object: HKObject) throws -> Components.Schemas.Sample {
+        guard let sample = object as? HKSample, WireSample.canCarry(sample) else {
+            throw HKError.invalidArgument("\(type(of: object)) objects cannot be saved through the health daemon yet (quantity, category, workout and correlation samples can)")
+        }
+        return WireSample.wire(sample)
     }
 
     package func delete(_ objects: [HKObject]) async throws {
@@ -188,7 +196,7 @@ package struct RemoteBackend: HealthBackend {
     /// Samples of types the API does not carry yet fail here, saying so, rather than come back as bare samples.
     private func checkCarried(_ type: HKSampleType) throws {
         guard WireSample.carries(type) else {
-            throw HKError(.errorHealthDataUnavailable, "\(type.identifier) samples do not go through the health daemon yet (quantity and category samples do)")
+            throw HKError(.errorHealthDataUnavailable, "\(type.identifier) samples do not go through the health daemon yet (quantity, category, workout and correlation samples do)")
         }
     }
 

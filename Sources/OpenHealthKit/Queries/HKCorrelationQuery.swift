@@ -50,8 +50,7 @@ extension HKCorrelationQuery: ExecutableQuery {
         let filter = Result { try self.filter() }, type = correlationType
         let started = Task.detached { [self] in
             do {
-                let correlations = try store.sampleStore().samples(
-                    ofType: type, matching: try filter.get(), visibleTo: store.configuration.app.bundleIdentifier)
+                let correlations = try await store.backend().samples(of: type, matching: try filter.get(), order: [], limit: nil)
                 guard !Task.isCancelled else { return }
                 completion(self, correlations.compactMap { $0 as? HKCorrelation }, nil)
             } catch {

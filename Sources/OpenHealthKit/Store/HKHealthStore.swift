@@ -311,7 +311,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     @available(*, deprecated, message: "HealthKit deprecated it in iOS 17 for HKWorkoutBuilder")
     open func addSamples(_ samples: [HKSample], to workout: HKWorkout) async throws {
         let batch = SendableBox(samples)
-        try await viaCompletion("addSamples", work: { try self.sampleStore().associate(batch.value, with: workout, app: self.configuration.app) }) {
+        try await viaCompletion("addSamples", work: { try await self.backend().add(batch.value, to: workout, savingWorkout: false) }) {
             self.add(batch.value, to: workout, completion: $0)
         }
     }
@@ -320,7 +320,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     @available(*, deprecated, message: "HealthKit deprecated it in iOS 17 for HKWorkoutBuilder")
     open func add(_ samples: [HKSample], to workout: HKWorkout, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let batch = SendableBox(samples)
-        answer("addSamples", completion, work: { try self.sampleStore().associate(batch.value, with: workout, app: self.configuration.app) },
+        answer("addSamples", completion, work: { try await self.backend().add(batch.value, to: workout, savingWorkout: false) },
                viaAsync: { try await self.addSamples(batch.value, to: workout) })
     }
 

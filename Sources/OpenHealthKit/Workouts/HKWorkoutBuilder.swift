@@ -270,7 +270,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         }
         do {
             let workout = try makeWorkout(snapshot)
-            try healthStore.sampleStore().associate(snapshot.samples, with: workout, app: healthStore.configuration.app, savingWorkout: true)
+            try await healthStore.backend().add(snapshot.samples, to: workout, savingWorkout: true)
             withState { $0.phase = .finished }
             return workout
         } catch {
