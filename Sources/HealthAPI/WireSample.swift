@@ -31,7 +31,9 @@ package enum WireSample {
         }
         let metadata = try wire.metadata.map { try self.metadata($0.additionalProperties, at: pointer + "/metadata") }
         let device = wire.device.map(device)
-        switch HKObjectType.type(forIdentifier: wire._type) {
+        let type = HKObjectType.type(forIdentifier: wire._type)
+        if wire.clinical != nil, !(type is HKClinicalType) { throw field("clinical", "only clinical records have clinical fields") }
+        switch type {
         case let type as HKQuantityType:
             guard wire.value == nil else { throw field("value", "a \(wire._type) sample has a quantity, not a category value") }
             try noCompoundFields(wire, at: pointer)
@@ -68,6 +70,8 @@ package enum WireSample {
                                                       device: device, metadata: metadata)
             return HKCorrelation(type: type, start: wire.startDate, end: wire.endDate, objects: checked.objects, uuid: uuid,
                                  metadata: checked.metadataValues, device: device)
+        case let type as HKClinicalType:
+            throw HKError(.errorAuthorizationDenied, "clinical records are read-only: apps cannot save or delete them (\(type.identifier) \(uuid))")
         case .some:
             throw field("type", "\(wire._type) samples cannot go through the daemon yet (quantity, category, workout and correlation samples can)")
         case nil:
@@ -146,19 +150,30 @@ package enum WireSample {
             }
             return HKCorrelation(type: type, start: wire.startDate, end: wire.endDate, objects: Set(objects), uuid: uuid, metadata: metadata,
                                  sourceRevision: revision, device: device)
+        case let type as HKClinicalType:
+            guard let clinical = wire.clinical else { throw field("clinical", "a clinical record needs its clinical fields") }
+            guard let resource = clinical.fhirResource else { throw field("clinical/fhirResource", "a clinical record needs its FHIR resource") }
+            let version: HKFHIRVersion
+            do { version = try HKFHIRVersion(fromVersionString: resource.fhirVersion) } catch {
+                throw field("clinical/fhirResource/fhirVersion", "\"\(resource.fhirVersion)\" is not major.minor.patch")
+            }
+            let fhir = HKFHIRResource(resourceType: HKFHIRResourceType(rawValue: resource.resourceType), identifier: resource.identifier,
+                                      data: Data(resource.data.data), sourceURL: resource.sourceURL.flatMap(URL.init(string:)), fhirVersion: version)
+            return HKClinicalRecord(type: type, displayName: clinical.displayName, fhirResource: fhir, received: wire.startDate, uuid: uuid,
+                                    sourceRevision: revision)
         default:
             throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples can)")
         }
     }
 
-    /// Whether `sample` can travel as a `Sample` (quantity, category, workout and correlation samples, for now).
+    /// Whether `sample` can travel as a `Sample` (quantity, category, workout and correlation samples and clinical records, for now).
     package static func canCarry(_ object: HKObject) -> Bool {
         (object as? HKSample).map { carries($0.sampleType) } ?? false
     }
 
     /// Whether the samples of `type` can travel as `Sample`s.
     package static func carries(_ type: HKSampleType) -> Bool {
-        type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType
+        type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKClinicalType
     }
 
     /// `sample` as the API's JSON.
@@ -177,6 +192,11 @@ package enum WireSample {
             wire.value = category.value
         case let workout as HKWorkout:
             wire.workout = WireWorkout.wire(workout)
+        case let record as HKClinicalRecord:
+            wire.clinical = .init(displayName: record.displayName, fhirResource: record.fhirResource.map { resource in
+                .init(resourceType: resource.resourceType.rawValue, identifier: resource.identifier, data: .init(resource.data),
+                      sourceURL: resource.sourceURL?.absoluteString, fhirVersion: resource.fhirVersion.stringRepresentation)
+            })
         case let correlation as HKCorrelation:
             wire.objects = correlation.objects.sorted { ($0.startDate, $0.sampleType.identifier, $0.uuid.uuidString) < ($1.startDate, $1.sampleType.identifier, $1.uuid.uuidString) }
                 .map { member($0) }

@@ -72,7 +72,8 @@ final class AppSession: Sendable {
         let client = daemon.client()
         let wire = Components.Schemas.AppManifest(
             cfBundleIdentifier: manifest.bundleIdentifier, cfBundleName: manifest.name, cfBundleShortVersionString: manifest.version,
-            nsHealthShareUsageDescription: manifest.shareUsageDescription, nsHealthUpdateUsageDescription: manifest.updateUsageDescription)
+            nsHealthShareUsageDescription: manifest.shareUsageDescription, nsHealthUpdateUsageDescription: manifest.updateUsageDescription,
+            nsHealthClinicalHealthRecordsShareUsageDescription: manifest.clinicalUsageDescription)
         let registration = try await client.registerApp(body: .json(wire)).created.body.json
         _ = try person().decideRegistration(registration.id, .approved)
         return try await client.claimCredential(path: .init(registrationID: registration.id), body: .json(.init(secret: registration.secret)))

@@ -1600,7 +1600,7 @@ package enum OpenAPIDocument {
           "endDate"
         ],
         "additionalProperties": false,
-        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`) or a correlation (with `objects`).",
+        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a correlation (with `objects`) or a clinical record (with `clinical`, read only).",
         "properties": {
           "uuid": {
             "type": "string",
@@ -1655,6 +1655,9 @@ package enum OpenAPIDocument {
             },
             "maxItems": 100,
             "description": "A correlation's samples (quantity and category samples), e.g. a blood pressure reading's systolic and diastolic samples."
+          },
+          "clinical": {
+            "$ref": "#/components/schemas/ClinicalRecord"
           }
         }
       },
@@ -2665,6 +2668,55 @@ package enum OpenAPIDocument {
           },
           "device": {
             "$ref": "#/components/schemas/Device"
+          }
+        }
+      },
+      "ClinicalRecord": {
+        "type": "object",
+        "required": [
+          "displayName"
+        ],
+        "additionalProperties": false,
+        "description": "A clinical record's own fields (HKClinicalRecord). Records come from the person's providers: apps read them, never save them.",
+        "properties": {
+          "displayName": {
+            "type": "string"
+          },
+          "fhirResource": {
+            "$ref": "#/components/schemas/FHIRResource"
+          }
+        }
+      },
+      "FHIRResource": {
+        "type": "object",
+        "required": [
+          "resourceType",
+          "identifier",
+          "data",
+          "fhirVersion"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "resourceType": {
+            "type": "string",
+            "description": "HKFHIRResourceType, e.g. Observation."
+          },
+          "identifier": {
+            "type": "string",
+            "description": "The resource's id at its provider."
+          },
+          "data": {
+            "type": "string",
+            "contentEncoding": "base64",
+            "description": "The resource's JSON, base64-encoded: exactly the bytes the store holds."
+          },
+          "sourceURL": {
+            "type": "string",
+            "format": "uri"
+          },
+          "fhirVersion": {
+            "type": "string",
+            "description": "major.minor.patch, e.g. 4.0.1."
           }
         }
       }

@@ -492,7 +492,7 @@ extension Components {
                 case operatingSystemVersion
             }
         }
-        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`) or a correlation (with `objects`).
+        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a correlation (with `objects`) or a clinical record (with `clinical`, read only).
         ///
         /// - Remark: Generated from `#/components/schemas/Sample`.
         package struct Sample: Codable, Hashable, Sendable {
@@ -548,6 +548,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Sample/objects`.
             package var objects: [Components.Schemas.CorrelationMember]?
+            /// - Remark: Generated from `#/components/schemas/Sample/clinical`.
+            package var clinical: Components.Schemas.ClinicalRecord?
             /// Creates a new `Sample`.
             ///
             /// - Parameters:
@@ -564,6 +566,7 @@ extension Components {
             ///   - series:
             ///   - workout:
             ///   - objects: A correlation's samples (quantity and category samples), e.g. a blood pressure reading's systolic and diastolic samples.
+            ///   - clinical:
             package init(
                 uuid: Swift.String,
                 _type: Swift.String,
@@ -577,7 +580,8 @@ extension Components {
                 count: Swift.Int? = nil,
                 series: Components.Schemas.SeriesSummary? = nil,
                 workout: Components.Schemas.Workout? = nil,
-                objects: [Components.Schemas.CorrelationMember]? = nil
+                objects: [Components.Schemas.CorrelationMember]? = nil,
+                clinical: Components.Schemas.ClinicalRecord? = nil
             ) {
                 self.uuid = uuid
                 self._type = _type
@@ -592,6 +596,7 @@ extension Components {
                 self.series = series
                 self.workout = workout
                 self.objects = objects
+                self.clinical = clinical
             }
             package enum CodingKeys: String, CodingKey {
                 case uuid
@@ -607,6 +612,7 @@ extension Components {
                 case series
                 case workout
                 case objects
+                case clinical
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -662,6 +668,10 @@ extension Components {
                     [Components.Schemas.CorrelationMember].self,
                     forKey: .objects
                 )
+                self.clinical = try container.decodeIfPresent(
+                    Components.Schemas.ClinicalRecord.self,
+                    forKey: .clinical
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "uuid",
                     "type",
@@ -675,7 +685,8 @@ extension Components {
                     "count",
                     "series",
                     "workout",
-                    "objects"
+                    "objects",
+                    "clinical"
                 ])
             }
         }
@@ -2756,6 +2767,125 @@ extension Components {
                     "metadata",
                     "source",
                     "device"
+                ])
+            }
+        }
+        /// A clinical record's own fields (HKClinicalRecord). Records come from the person's providers: apps read them, never save them.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ClinicalRecord`.
+        package struct ClinicalRecord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ClinicalRecord/displayName`.
+            package var displayName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ClinicalRecord/fhirResource`.
+            package var fhirResource: Components.Schemas.FHIRResource?
+            /// Creates a new `ClinicalRecord`.
+            ///
+            /// - Parameters:
+            ///   - displayName:
+            ///   - fhirResource:
+            package init(
+                displayName: Swift.String,
+                fhirResource: Components.Schemas.FHIRResource? = nil
+            ) {
+                self.displayName = displayName
+                self.fhirResource = fhirResource
+            }
+            package enum CodingKeys: String, CodingKey {
+                case displayName
+                case fhirResource
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.displayName = try container.decode(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.fhirResource = try container.decodeIfPresent(
+                    Components.Schemas.FHIRResource.self,
+                    forKey: .fhirResource
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "displayName",
+                    "fhirResource"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FHIRResource`.
+        package struct FHIRResource: Codable, Hashable, Sendable {
+            /// HKFHIRResourceType, e.g. Observation.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FHIRResource/resourceType`.
+            package var resourceType: Swift.String
+            /// The resource's id at its provider.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FHIRResource/identifier`.
+            package var identifier: Swift.String
+            /// The resource's JSON, base64-encoded: exactly the bytes the store holds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FHIRResource/data`.
+            package var data: OpenAPIRuntime.Base64EncodedData
+            /// - Remark: Generated from `#/components/schemas/FHIRResource/sourceURL`.
+            package var sourceURL: Swift.String?
+            /// major.minor.patch, e.g. 4.0.1.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FHIRResource/fhirVersion`.
+            package var fhirVersion: Swift.String
+            /// Creates a new `FHIRResource`.
+            ///
+            /// - Parameters:
+            ///   - resourceType: HKFHIRResourceType, e.g. Observation.
+            ///   - identifier: The resource's id at its provider.
+            ///   - data: The resource's JSON, base64-encoded: exactly the bytes the store holds.
+            ///   - sourceURL:
+            ///   - fhirVersion: major.minor.patch, e.g. 4.0.1.
+            package init(
+                resourceType: Swift.String,
+                identifier: Swift.String,
+                data: OpenAPIRuntime.Base64EncodedData,
+                sourceURL: Swift.String? = nil,
+                fhirVersion: Swift.String
+            ) {
+                self.resourceType = resourceType
+                self.identifier = identifier
+                self.data = data
+                self.sourceURL = sourceURL
+                self.fhirVersion = fhirVersion
+            }
+            package enum CodingKeys: String, CodingKey {
+                case resourceType
+                case identifier
+                case data
+                case sourceURL
+                case fhirVersion
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.resourceType = try container.decode(
+                    Swift.String.self,
+                    forKey: .resourceType
+                )
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                self.data = try container.decode(
+                    OpenAPIRuntime.Base64EncodedData.self,
+                    forKey: .data
+                )
+                self.sourceURL = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .sourceURL
+                )
+                self.fhirVersion = try container.decode(
+                    Swift.String.self,
+                    forKey: .fhirVersion
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "resourceType",
+                    "identifier",
+                    "data",
+                    "sourceURL",
+                    "fhirVersion"
                 ])
             }
         }
