@@ -1323,6 +1323,80 @@ package enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/queries/activity-summaries": {
+      "post": {
+        "operationId": "queryActivitySummaries",
+        "tags": [
+          "queries"
+        ],
+        "summary": "The person's activity summaries (one a day: the move, exercise and stand rings and their goals) that match, in day order, as HKActivitySummaryQuery gives them: none when the app may not read them.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ActivitySummaryQuery"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The summaries, in day order.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ActivitySummaryList"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "components": {
@@ -2717,6 +2791,84 @@ package enum OpenAPIDocument {
           "fhirVersion": {
             "type": "string",
             "description": "major.minor.patch, e.g. 4.0.1."
+          }
+        }
+      },
+      "ActivitySummaryQuery": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "predicate": {
+            "$ref": "#/components/schemas/Predicate",
+            "description": "Activity summary predicates (activitySummaryDays) and their and/or/not."
+          }
+        }
+      },
+      "ActivitySummaryList": {
+        "type": "object",
+        "required": [
+          "summaries"
+        ],
+        "properties": {
+          "summaries": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ActivitySummary"
+            }
+          }
+        }
+      },
+      "ActivitySummary": {
+        "type": "object",
+        "required": [
+          "day",
+          "moveMode",
+          "paused",
+          "activeEnergyBurned",
+          "activeEnergyBurnedGoal",
+          "appleMoveTime",
+          "appleMoveTimeGoal",
+          "appleExerciseTime",
+          "appleStandHours"
+        ],
+        "additionalProperties": false,
+        "description": "HKActivitySummary.",
+        "properties": {
+          "day": {
+            "type": "string",
+            "format": "date",
+            "description": "The day (Gregorian year-month-day)."
+          },
+          "moveMode": {
+            "type": "integer",
+            "description": "HKActivityMoveMode raw value: 1 active energy, 2 move time."
+          },
+          "paused": {
+            "type": "boolean"
+          },
+          "activeEnergyBurned": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "activeEnergyBurnedGoal": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "appleMoveTime": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "appleMoveTimeGoal": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "appleExerciseTime": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "exerciseTimeGoal": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "appleStandHours": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "standHoursGoal": {
+            "$ref": "#/components/schemas/Quantity"
           }
         }
       }

@@ -2889,5 +2889,190 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ActivitySummaryQuery`.
+        package struct ActivitySummaryQuery: Codable, Hashable, Sendable {
+            /// Activity summary predicates (activitySummaryDays) and their and/or/not.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivitySummaryQuery/predicate`.
+            package var predicate: Components.Schemas.Predicate?
+            /// Creates a new `ActivitySummaryQuery`.
+            ///
+            /// - Parameters:
+            ///   - predicate: Activity summary predicates (activitySummaryDays) and their and/or/not.
+            package init(predicate: Components.Schemas.Predicate? = nil) {
+                self.predicate = predicate
+            }
+            package enum CodingKeys: String, CodingKey {
+                case predicate
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.predicate = try container.decodeIfPresent(
+                    Components.Schemas.Predicate.self,
+                    forKey: .predicate
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "predicate"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ActivitySummaryList`.
+        package struct ActivitySummaryList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ActivitySummaryList/summaries`.
+            package var summaries: [Components.Schemas.ActivitySummary]
+            /// Creates a new `ActivitySummaryList`.
+            ///
+            /// - Parameters:
+            ///   - summaries:
+            package init(summaries: [Components.Schemas.ActivitySummary]) {
+                self.summaries = summaries
+            }
+            package enum CodingKeys: String, CodingKey {
+                case summaries
+            }
+        }
+        /// HKActivitySummary.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ActivitySummary`.
+        package struct ActivitySummary: Codable, Hashable, Sendable {
+            /// The day (Gregorian year-month-day).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivitySummary/day`.
+            package var day: Swift.String
+            /// HKActivityMoveMode raw value: 1 active energy, 2 move time.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivitySummary/moveMode`.
+            package var moveMode: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ActivitySummary/paused`.
+            package var paused: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/ActivitySummary/activeEnergyBurned`.
+            package var activeEnergyBurned: Components.Schemas.Quantity
+            /// - Remark: Generated from `#/components/schemas/ActivitySummary/activeEnergyBurnedGoal`.
+            package var activeEnergyBurnedGoal: Components.Schemas.Quantity
+            /// - Remark: Generated from `#/components/schemas/ActivitySummary/appleMoveTime`.
+            package var appleMoveTime: Components.Schemas.Quantity
+            /// - Remark: Generated from `#/components/schemas/ActivitySummary/appleMoveTimeGoal`.
+            package var appleMoveTimeGoal: Components.Schemas.Quantity
+            /// - Remark: Generated from `#/components/schemas/ActivitySummary/appleExerciseTime`.
+            package var appleExerciseTime: Components.Schemas.Quantity
+            /// - Remark: Generated from `#/components/schemas/ActivitySummary/exerciseTimeGoal`.
+            package var exerciseTimeGoal: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/ActivitySummary/appleStandHours`.
+            package var appleStandHours: Components.Schemas.Quantity
+            /// - Remark: Generated from `#/components/schemas/ActivitySummary/standHoursGoal`.
+            package var standHoursGoal: Components.Schemas.Quantity?
+            /// Creates a new `ActivitySummary`.
+            ///
+            /// - Parameters:
+            ///   - day: The day (Gregorian year-month-day).
+            ///   - moveMode: HKActivityMoveMode raw value: 1 active energy, 2 move time.
+            ///   - paused:
+            ///   - activeEnergyBurned:
+            ///   - activeEnergyBurnedGoal:
+            ///   - appleMoveTime:
+            ///   - appleMoveTimeGoal:
+            ///   - appleExerciseTime:
+            ///   - exerciseTimeGoal:
+            ///   - appleStandHours:
+            ///   - standHoursGoal:
+            package init(
+                day: Swift.String,
+                moveMode: Swift.Int,
+                paused: Swift.Bool,
+                activeEnergyBurned: Components.Schemas.Quantity,
+                activeEnergyBurnedGoal: Components.Schemas.Quantity,
+                appleMoveTime: Components.Schemas.Quantity,
+                appleMoveTimeGoal: Components.Schemas.Quantity,
+                appleExerciseTime: Components.Schemas.Quantity,
+                exerciseTimeGoal: Components.Schemas.Quantity? = nil,
+                appleStandHours: Components.Schemas.Quantity,
+                standHoursGoal: Components.Schemas.Quantity? = nil
+            ) {
+                self.day = day
+                self.moveMode = moveMode
+                self.paused = paused
+                self.activeEnergyBurned = activeEnergyBurned
+                self.activeEnergyBurnedGoal = activeEnergyBurnedGoal
+                self.appleMoveTime = appleMoveTime
+                self.appleMoveTimeGoal = appleMoveTimeGoal
+                self.appleExerciseTime = appleExerciseTime
+                self.exerciseTimeGoal = exerciseTimeGoal
+                self.appleStandHours = appleStandHours
+                self.standHoursGoal = standHoursGoal
+            }
+            package enum CodingKeys: String, CodingKey {
+                case day
+                case moveMode
+                case paused
+                case activeEnergyBurned
+                case activeEnergyBurnedGoal
+                case appleMoveTime
+                case appleMoveTimeGoal
+                case appleExerciseTime
+                case exerciseTimeGoal
+                case appleStandHours
+                case standHoursGoal
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.day = try container.decode(
+                    Swift.String.self,
+                    forKey: .day
+                )
+                self.moveMode = try container.decode(
+                    Swift.Int.self,
+                    forKey: .moveMode
+                )
+                self.paused = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .paused
+                )
+                self.activeEnergyBurned = try container.decode(
+                    Components.Schemas.Quantity.self,
+                    forKey: .activeEnergyBurned
+                )
+                self.activeEnergyBurnedGoal = try container.decode(
+                    Components.Schemas.Quantity.self,
+                    forKey: .activeEnergyBurnedGoal
+                )
+                self.appleMoveTime = try container.decode(
+                    Components.Schemas.Quantity.self,
+                    forKey: .appleMoveTime
+                )
+                self.appleMoveTimeGoal = try container.decode(
+                    Components.Schemas.Quantity.self,
+                    forKey: .appleMoveTimeGoal
+                )
+                self.appleExerciseTime = try container.decode(
+                    Components.Schemas.Quantity.self,
+                    forKey: .appleExerciseTime
+                )
+                self.exerciseTimeGoal = try container.decodeIfPresent(
+                    Components.Schemas.Quantity.self,
+                    forKey: .exerciseTimeGoal
+                )
+                self.appleStandHours = try container.decode(
+                    Components.Schemas.Quantity.self,
+                    forKey: .appleStandHours
+                )
+                self.standHoursGoal = try container.decodeIfPresent(
+                    Components.Schemas.Quantity.self,
+                    forKey: .standHoursGoal
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "day",
+                    "moveMode",
+                    "paused",
+                    "activeEnergyBurned",
+                    "activeEnergyBurnedGoal",
+                    "appleMoveTime",
+                    "appleMoveTimeGoal",
+                    "appleExerciseTime",
+                    "exerciseTimeGoal",
+                    "appleStandHours",
+                    "standHoursGoal"
+                ])
+            }
+        }
     }
 }

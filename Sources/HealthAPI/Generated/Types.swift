@@ -99,6 +99,11 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/objects/workout-samples`.
     /// - Remark: Generated from `#/paths//v1/objects/workout-samples/post(addWorkoutSamples)`.
     func addWorkoutSamples(_ input: Operations.AddWorkoutSamples.Input) async throws -> Operations.AddWorkoutSamples.Output
+    /// The person's activity summaries (one a day: the move, exercise and stand rings and their goals) that match, in day order, as HKActivitySummaryQuery gives them: none when the app may not read them.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/activity-summaries`.
+    /// - Remark: Generated from `#/paths//v1/queries/activity-summaries/post(queryActivitySummaries)`.
+    func queryActivitySummaries(_ input: Operations.QueryActivitySummaries.Input) async throws -> Operations.QueryActivitySummaries.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -311,6 +316,19 @@ extension APIProtocol {
         body: Operations.AddWorkoutSamples.Input.Body
     ) async throws -> Operations.AddWorkoutSamples.Output {
         try await addWorkoutSamples(Operations.AddWorkoutSamples.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The person's activity summaries (one a day: the move, exercise and stand rings and their goals) that match, in day order, as HKActivitySummaryQuery gives them: none when the app may not read them.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/activity-summaries`.
+    /// - Remark: Generated from `#/paths//v1/queries/activity-summaries/post(queryActivitySummaries)`.
+    package func queryActivitySummaries(
+        headers: Operations.QueryActivitySummaries.Input.Headers = .init(),
+        body: Operations.QueryActivitySummaries.Input.Body
+    ) async throws -> Operations.QueryActivitySummaries.Output {
+        try await queryActivitySummaries(Operations.QueryActivitySummaries.Input(
             headers: headers,
             body: body
         ))

@@ -53,3 +53,16 @@ extension HealthAPIService {
         }
     }
 }
+
+extension HealthAPIService {
+    /// `HKActivitySummaryQuery`'s results: the summaries the app may read that match, in day order.
+    func queryActivitySummaries(_ input: Operations.QueryActivitySummaries.Input) async throws -> Operations.QueryActivitySummaries.Output {
+        let query = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        let filter = try query.predicate.map { try Self.filter($0, at: "/predicate") }
+        let type = HKObjectType.activitySummaryType().identifier
+        return try await logged("query", attempted: [type: 0]) { store in
+            let summaries = try await store.backend().activitySummaries(matching: filter)
+            return (.ok(.init(body: .json(.init(summaries: summaries.map(WireActivitySummary.wire))))), [type: summaries.count])
+        }
+    }
+}

@@ -85,6 +85,10 @@ package struct EmbeddedBackend: HealthBackend {
         try samples.sources(ofType: type, matching: filter, visibleTo: app.bundleIdentifier)
     }
 
+    package func activitySummaries(matching filter: SampleFilter?) async throws -> [HKActivitySummary] {
+        try ActivitySummaryStore(database: samples.database).summaries(matching: filter, visibleTo: app.bundleIdentifier).summaries
+    }
+
     package func characteristic(_ type: HKCharacteristicTypeIdentifier) throws -> String? {
         try CharacteristicStore(database: samples.database).value(type, visibleTo: app.bundleIdentifier)
     }

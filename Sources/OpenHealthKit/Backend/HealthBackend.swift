@@ -33,6 +33,9 @@ package protocol HealthBackend: Sendable {
     /// The sources (apps and devices) of the samples of `type` the app may see that match `filter`; an app that may not
     /// read the type learns of no source but itself.
     func sources(of type: HKSampleType, matching filter: SampleFilter?) async throws -> [HKSource]
+    /// The person's activity summaries that match `filter` (activity summary predicates only), in day order: none when
+    /// the app may not read them.
+    func activitySummaries(matching filter: SampleFilter?) async throws -> [HKActivitySummary]
     /// A characteristic as stored (`yyyy-MM-dd` for the date of birth, the enum's raw value otherwise); nil when not
     /// entered or when the app may not read it, which look the same. Synchronous, as HealthKit's characteristic calls are.
     func characteristic(_ type: HKCharacteristicTypeIdentifier) throws -> String?

@@ -174,6 +174,12 @@ package struct RemoteBackend: HealthBackend {
         return list.sources.map { HKSource(name: $0.name, bundleIdentifier: $0.bundleIdentifier) }
     }
 
+    package func activitySummaries(matching filter: SampleFilter?) async throws -> [HKActivitySummary] {
+        let query = Components.Schemas.ActivitySummaryQuery(predicate: try filter.map(WirePredicate.wire))
+        let list = try await call { try await client.queryActivitySummaries(body: .json(query)).ok.body.json }
+        do { return try WireActivitySummary.stored(list.summaries) } catch let error as WireFieldError { throw unreadable(error.field, error.message) }
+    }
+
     /// Read synchronously, as HealthKit's characteristic calls are (see ``blocking(_:_:body:as:)``).
     package func characteristic(_ type: HKCharacteristicTypeIdentifier) throws -> String? {
         let path = "/v1/characteristics/" + (type.rawValue.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? type.rawValue)

@@ -18,7 +18,7 @@ public struct HKActivitySummaryQueryDescriptor: HKAsyncQuery, HKAsyncSequenceQue
 
     /// The matching summaries in day order (none when the app may not read activity summaries).
     public func result(for healthStore: HKHealthStore) async throws -> [HKActivitySummary] {
-        try ActivitySummaryPlan(predicate: predicate).fetch(on: healthStore).summaries
+        try await ActivitySummaryPlan(predicate: predicate).summaries(on: healthStore)
     }
 
     /// The matching summaries, then the new or changed ones after each write, until the consuming task stops.

@@ -46,15 +46,18 @@ extension HKActivitySummaryQuery: ExecutableQuery {
     func start(on store: HKHealthStore) {
         let plan = Result { try ActivitySummaryPlan(predicate: predicate) }
         let started = Task.detached { [self] in
+            var answered = false
             do {
                 try await plan.get().run(on: store, live: updateHandler != nil) { first in
+                    answered = true
                     resultsHandler(self, first, nil)
                 } update: { changed in
                     updateHandler?(self, changed, nil)
                 }
             } catch {
                 guard !Task.isCancelled else { return }
-                resultsHandler(self, nil, error)
+                // Once the results were given, a failure is the updates' to report.
+                if answered { updateHandler?(self, nil, error) } else { resultsHandler(self, nil, error) }
             }
         }
         task.withLock { $0 = started }
@@ -79,10 +82,23 @@ struct ActivitySummaryPlan: Sendable {
             .summaries(matching: filter, visibleTo: store.configuration.app.bundleIdentifier, after: revision)
     }
 
+    /// The matching summaries, from the store behind `store` (embedded or the daemon).
+    func summaries(on store: HKHealthStore) async throws -> [HKActivitySummary] {
+        try await store.backend().activitySummaries(matching: filter)
+    }
+
     /// The matching summaries, then — when `live` — the new or changed ones after each write, until the task is
-    /// cancelled.
+    /// cancelled. Through the daemon the updates do not come yet: after the first results, `live` ends with an error
+    /// saying so.
     func run(on store: HKHealthStore, live: Bool,
              first: ([HKActivitySummary]) -> Void, update: ([HKActivitySummary]) -> Void) async throws {
+        guard try store.backend() is EmbeddedBackend else {
+            let summaries = try await summaries(on: store)
+            guard !Task.isCancelled else { return }
+            first(summaries)
+            if live { throw HKError(.errorHealthDataUnavailable, "activity summary updates do not come through the health daemon yet") }
+            return
+        }
         let updates = live ? try store.sampleStore().changes.subscribe() : nil
         var snapshot = try fetch(on: store)
         guard !Task.isCancelled else { return }

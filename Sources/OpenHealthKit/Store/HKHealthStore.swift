@@ -140,7 +140,8 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     private func embedded() throws -> EmbeddedBackend {
         guard let embedded = try opened.get() as? EmbeddedBackend else {
             throw HKError(.errorHealthDataUnavailable, "this call does not go through the health daemon yet (OPENHEALTHKIT_SERVER): "
-                + "authorization, saving, deleting, characteristics, preferred units, sample, anchored, statistics, source and observer queries do; "
+                + "authorization, saving and deleting (with workouts and correlations), characteristics, preferred units, sample, anchored, "
+                + "statistics, source, correlation, activity summary and observer queries, and clinical records do; "
                 + "the rest works on a store opened in this process")
         }
         return embedded
