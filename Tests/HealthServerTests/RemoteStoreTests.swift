@@ -474,7 +474,9 @@ struct RemoteStoreTests {
         try await AppSession.with(.remote) { session in
             let store = try await session.app(.steps, answering: .allowAll)
             try await store.requestAuthorization(toShare: [steps], read: [steps])
-            let refusal = await #expect(throws: HKError.self) { try await store.enableBackgroundDelivery(for: steps, frequency: .hourly) }
+            let builder = HKQuantitySeriesSampleBuilder(healthStore: store, quantityType: steps, startDate: base, device: nil)
+            try builder.insert(HKQuantity(unit: .count(), doubleValue: 3), at: base)
+            let refusal = await #expect(throws: HKError.self) { _ = try await builder.finishSeries(metadata: nil, endDate: nil) }
             // Samples the wire does not carry yet are refused, not sent back bare.
             let electrocardiograms = await #expect(throws: HKError.self) { _ = try await query(store, HKObjectType.electrocardiogramType()) }
             #expect(electrocardiograms?.code == .errorHealthDataUnavailable)

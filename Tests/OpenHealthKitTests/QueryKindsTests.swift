@@ -153,16 +153,16 @@ struct QueryKindsTests {
         #expect(log.calls == 2, "the next waits for the hour to pass")
         store.stop(query)
         try await store.disableAllBackgroundDelivery()
-        #expect(try store.deliveryPeriod(for: steps.identifier) == nil)
+        #expect(try await store.deliveryPeriod(for: steps.identifier) == nil)
     }
 
     @Test func backgroundDeliveryIsKeptInTheStore() async throws {
         let (store, folder) = try await authorizedStepsStore()
         try await store.enableBackgroundDelivery(for: steps, frequency: .daily)
         let (reopened, _) = try await authorizedStepsStore(in: folder)
-        #expect(try reopened.deliveryPeriod(for: steps.identifier) == .seconds(86_400))
+        #expect(try await reopened.deliveryPeriod(for: steps.identifier) == .seconds(86_400))
         try await reopened.disableBackgroundDelivery(for: steps)
-        #expect(try store.deliveryPeriod(for: steps.identifier) == nil)
+        #expect(try await store.deliveryPeriod(for: steps.identifier) == nil)
         await #expect(throws: HKError(.errorInvalidArgument)) {
             try await store.enableBackgroundDelivery(for: HKCharacteristicType(.bloodType), frequency: .immediate)
         }

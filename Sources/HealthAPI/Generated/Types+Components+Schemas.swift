@@ -3074,5 +3074,67 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/BackgroundDelivery`.
+        package struct BackgroundDelivery: Codable, Hashable, Sendable {
+            /// HKUpdateFrequency.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundDelivery/frequency`.
+            @frozen package enum FrequencyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case immediate = "immediate"
+                case hourly = "hourly"
+                case daily = "daily"
+                case weekly = "weekly"
+            }
+            /// HKUpdateFrequency.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundDelivery/frequency`.
+            package var frequency: Components.Schemas.BackgroundDelivery.FrequencyPayload
+            /// Creates a new `BackgroundDelivery`.
+            ///
+            /// - Parameters:
+            ///   - frequency: HKUpdateFrequency.
+            package init(frequency: Components.Schemas.BackgroundDelivery.FrequencyPayload) {
+                self.frequency = frequency
+            }
+            package enum CodingKeys: String, CodingKey {
+                case frequency
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.frequency = try container.decode(
+                    Components.Schemas.BackgroundDelivery.FrequencyPayload.self,
+                    forKey: .frequency
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "frequency"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BackgroundDeliveryState`.
+        package struct BackgroundDeliveryState: Codable, Hashable, Sendable {
+            /// HKUpdateFrequency.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundDeliveryState/frequency`.
+            @frozen package enum FrequencyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case immediate = "immediate"
+                case hourly = "hourly"
+                case daily = "daily"
+                case weekly = "weekly"
+            }
+            /// HKUpdateFrequency.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundDeliveryState/frequency`.
+            package var frequency: Components.Schemas.BackgroundDeliveryState.FrequencyPayload?
+            /// Creates a new `BackgroundDeliveryState`.
+            ///
+            /// - Parameters:
+            ///   - frequency: HKUpdateFrequency.
+            package init(frequency: Components.Schemas.BackgroundDeliveryState.FrequencyPayload? = nil) {
+                self.frequency = frequency
+            }
+            package enum CodingKeys: String, CodingKey {
+                case frequency
+            }
+        }
     }
 }

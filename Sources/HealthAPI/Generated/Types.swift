@@ -104,6 +104,26 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/queries/activity-summaries`.
     /// - Remark: Generated from `#/paths//v1/queries/activity-summaries/post(queryActivitySummaries)`.
     func queryActivitySummaries(_ input: Operations.QueryActivitySummaries.Input) async throws -> Operations.QueryActivitySummaries.Output
+    /// The frequency the app enabled for this type; empty when none (its observers are woken for every change).
+    ///
+    /// - Remark: HTTP `GET /v1/background-delivery/{identifier}`.
+    /// - Remark: Generated from `#/paths//v1/background-delivery/{identifier}/get(backgroundDeliveryFrequency)`.
+    func backgroundDeliveryFrequency(_ input: Operations.BackgroundDeliveryFrequency.Input) async throws -> Operations.BackgroundDeliveryFrequency.Output
+    /// enableBackgroundDelivery(for:frequency:): the app's observer queries of this type are woken at most this often. Kept in the store.
+    ///
+    /// - Remark: HTTP `PUT /v1/background-delivery/{identifier}`.
+    /// - Remark: Generated from `#/paths//v1/background-delivery/{identifier}/put(enableBackgroundDelivery)`.
+    func enableBackgroundDelivery(_ input: Operations.EnableBackgroundDelivery.Input) async throws -> Operations.EnableBackgroundDelivery.Output
+    /// disableBackgroundDelivery(for:).
+    ///
+    /// - Remark: HTTP `DELETE /v1/background-delivery/{identifier}`.
+    /// - Remark: Generated from `#/paths//v1/background-delivery/{identifier}/delete(disableBackgroundDelivery)`.
+    func disableBackgroundDelivery(_ input: Operations.DisableBackgroundDelivery.Input) async throws -> Operations.DisableBackgroundDelivery.Output
+    /// disableAllBackgroundDelivery().
+    ///
+    /// - Remark: HTTP `DELETE /v1/background-delivery`.
+    /// - Remark: Generated from `#/paths//v1/background-delivery/delete(disableAllBackgroundDelivery)`.
+    func disableAllBackgroundDelivery(_ input: Operations.DisableAllBackgroundDelivery.Input) async throws -> Operations.DisableAllBackgroundDelivery.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -332,6 +352,54 @@ extension APIProtocol {
             headers: headers,
             body: body
         ))
+    }
+    /// The frequency the app enabled for this type; empty when none (its observers are woken for every change).
+    ///
+    /// - Remark: HTTP `GET /v1/background-delivery/{identifier}`.
+    /// - Remark: Generated from `#/paths//v1/background-delivery/{identifier}/get(backgroundDeliveryFrequency)`.
+    package func backgroundDeliveryFrequency(
+        path: Operations.BackgroundDeliveryFrequency.Input.Path,
+        headers: Operations.BackgroundDeliveryFrequency.Input.Headers = .init()
+    ) async throws -> Operations.BackgroundDeliveryFrequency.Output {
+        try await backgroundDeliveryFrequency(Operations.BackgroundDeliveryFrequency.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// enableBackgroundDelivery(for:frequency:): the app's observer queries of this type are woken at most this often. Kept in the store.
+    ///
+    /// - Remark: HTTP `PUT /v1/background-delivery/{identifier}`.
+    /// - Remark: Generated from `#/paths//v1/background-delivery/{identifier}/put(enableBackgroundDelivery)`.
+    package func enableBackgroundDelivery(
+        path: Operations.EnableBackgroundDelivery.Input.Path,
+        headers: Operations.EnableBackgroundDelivery.Input.Headers = .init(),
+        body: Operations.EnableBackgroundDelivery.Input.Body
+    ) async throws -> Operations.EnableBackgroundDelivery.Output {
+        try await enableBackgroundDelivery(Operations.EnableBackgroundDelivery.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// disableBackgroundDelivery(for:).
+    ///
+    /// - Remark: HTTP `DELETE /v1/background-delivery/{identifier}`.
+    /// - Remark: Generated from `#/paths//v1/background-delivery/{identifier}/delete(disableBackgroundDelivery)`.
+    package func disableBackgroundDelivery(
+        path: Operations.DisableBackgroundDelivery.Input.Path,
+        headers: Operations.DisableBackgroundDelivery.Input.Headers = .init()
+    ) async throws -> Operations.DisableBackgroundDelivery.Output {
+        try await disableBackgroundDelivery(Operations.DisableBackgroundDelivery.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// disableAllBackgroundDelivery().
+    ///
+    /// - Remark: HTTP `DELETE /v1/background-delivery`.
+    /// - Remark: Generated from `#/paths//v1/background-delivery/delete(disableAllBackgroundDelivery)`.
+    package func disableAllBackgroundDelivery(headers: Operations.DisableAllBackgroundDelivery.Input.Headers = .init()) async throws -> Operations.DisableAllBackgroundDelivery.Output {
+        try await disableAllBackgroundDelivery(Operations.DisableAllBackgroundDelivery.Input(headers: headers))
     }
 }
 

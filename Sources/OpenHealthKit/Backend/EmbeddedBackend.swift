@@ -107,6 +107,19 @@ package struct EmbeddedBackend: HealthBackend {
         return try Dictionary(uniqueKeysWithValues: types.map { ($0, try units.unit(for: $0)) })
     }
 
+    package func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {
+        try BackgroundDeliveryStore(database: samples.database).enable(app: app.bundleIdentifier, type: type, frequency: frequency)
+    }
+
+    package func disableBackgroundDelivery(for type: HKObjectType?) async throws {
+        let deliveries = BackgroundDeliveryStore(database: samples.database)
+        if let type { try deliveries.disable(app: app.bundleIdentifier, type: type) } else { try deliveries.disableAll(app: app.bundleIdentifier) }
+    }
+
+    package func backgroundDeliveryFrequency(for type: String) async throws -> HKUpdateFrequency? {
+        try BackgroundDeliveryStore(database: samples.database).frequency(app: app.bundleIdentifier, type: type)
+    }
+
     package func statistics(_ plan: StatisticsPlan, mergeMode: HKStatisticsMergeMode) async throws -> HKStatistics? {
         HKStatisticsQuery.statistics(plan, loaded: try plan.load(from: samples, app: app.bundleIdentifier), mergeMode: mergeMode)
     }

@@ -41,6 +41,12 @@ package protocol HealthBackend: Sendable {
     func characteristic(_ type: HKCharacteristicTypeIdentifier) throws -> String?
     /// The units the person prefers for these types; the app must have asked for read or share access to each first.
     func preferredUnits(for types: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit]
+    /// Wakes the app's observer queries of `type` at most this often (`enableBackgroundDelivery`); kept in the store.
+    func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws
+    /// Stops background delivery for `type`, or for every type when nil.
+    func disableBackgroundDelivery(for type: HKObjectType?) async throws
+    /// The frequency the app enabled for the type, nil when none (its observers are woken for every change).
+    func backgroundDeliveryFrequency(for type: String) async throws -> HKUpdateFrequency?
     /// The statistics of what the app may see that `plan` selects (`nil`: no such sample), sources merged by `mergeMode`.
     func statistics(_ plan: StatisticsPlan, mergeMode: HKStatisticsMergeMode) async throws -> HKStatistics?
     /// The same per interval: a statistics collection.

@@ -180,6 +180,37 @@ package struct RemoteBackend: HealthBackend {
         do { return try WireActivitySummary.stored(list.summaries) } catch let error as WireFieldError { throw unreadable(error.field, error.message) }
     }
 
+    package func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {
+        let wire: Components.Schemas.BackgroundDelivery.FrequencyPayload = switch frequency {
+        case .immediate: .immediate
+        case .hourly: .hourly
+        case .daily: .daily
+        case .weekly: .weekly
+        }
+        _ = try await call {
+            try await client.enableBackgroundDelivery(path: .init(identifier: type.identifier), body: .json(.init(frequency: wire))).noContent
+        }
+    }
+
+    package func disableBackgroundDelivery(for type: HKObjectType?) async throws {
+        if let type {
+            _ = try await call { try await client.disableBackgroundDelivery(path: .init(identifier: type.identifier)).noContent }
+        } else {
+            _ = try await call { try await client.disableAllBackgroundDelivery().noContent }
+        }
+    }
+
+    package func backgroundDeliveryFrequency(for type: String) async throws -> HKUpdateFrequency? {
+        let state = try await call { try await client.backgroundDeliveryFrequency(path: .init(identifier: type)).ok.body.json }
+        return switch state.frequency {
+        case .immediate?: .immediate
+        case .hourly?: .hourly
+        case .daily?: .daily
+        case .weekly?: .weekly
+        case nil: nil
+        }
+    }
+
     /// Read synchronously, as HealthKit's characteristic calls are (see ``blocking(_:_:body:as:)``).
     package func characteristic(_ type: HKCharacteristicTypeIdentifier) throws -> String? {
         let path = "/v1/characteristics/" + (type.rawValue.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? type.rawValue)

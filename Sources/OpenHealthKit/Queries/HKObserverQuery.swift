@@ -81,7 +81,10 @@ extension HKObserverQuery: ExecutableQuery {
                     outstanding = false
                 }
                 let types = pending.types.withLock { $0 } ?? []
-                let period = types.compactMap { try? store.deliveryPeriod(for: $0) }.min()
+                var period: Duration?
+                for type in types {
+                    if let each = try? await store.deliveryPeriod(for: type) { period = min(period ?? each, each) }
+                }
                 if let period, let lastDelivery {
                     try? await Task.sleep(until: lastDelivery + period, clock: .continuous)
                 }

@@ -1,10 +1,9 @@
 import Foundation
-import HealthStore
 
 extension HKHealthStore {
     /// The delivery period this app asked for `type`, in seconds; nil for immediate delivery.
-    func deliveryPeriod(for type: String) throws -> Duration? {
-        switch try BackgroundDeliveryStore(database: sampleStore().database).frequency(app: configuration.app.bundleIdentifier, type: type) {
+    func deliveryPeriod(for type: String) async throws -> Duration? {
+        switch try await backend().backgroundDeliveryFrequency(for: type) {
         case .hourly: .seconds(3600)
         case .daily: .seconds(86_400)
         case .weekly: .seconds(604_800)

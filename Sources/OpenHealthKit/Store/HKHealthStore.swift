@@ -447,8 +447,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// with `.immediate` (or nothing enabled) it fires for every change.
     open func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {
         try await viaCompletion("enableBackgroundDelivery", work: {
-            try BackgroundDeliveryStore(database: self.sampleStore().database)
-                .enable(app: self.configuration.app.bundleIdentifier, type: type, frequency: frequency)
+            try await self.backend().enableBackgroundDelivery(for: type, frequency: frequency)
         }) { self.enableBackgroundDelivery(for: type, frequency: frequency, withCompletion: $0) }
     }
 
@@ -456,36 +455,35 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     open func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency,
                                          withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         answer("enableBackgroundDelivery", completion, work: {
-            try BackgroundDeliveryStore(database: self.sampleStore().database)
-                .enable(app: self.configuration.app.bundleIdentifier, type: type, frequency: frequency)
+            try await self.backend().enableBackgroundDelivery(for: type, frequency: frequency)
         }, viaAsync: { try await self.enableBackgroundDelivery(for: type, frequency: frequency) })
     }
 
     /// Stops background delivery for `type`.
     open func disableBackgroundDelivery(for type: HKObjectType) async throws {
         try await viaCompletion("disableBackgroundDelivery", work: {
-            try BackgroundDeliveryStore(database: self.sampleStore().database).disable(app: self.configuration.app.bundleIdentifier, type: type)
+            try await self.backend().disableBackgroundDelivery(for: type)
         }) { self.disableBackgroundDelivery(for: type, withCompletion: $0) }
     }
 
     /// Completion-handler form of ``disableBackgroundDelivery(for:)``.
     open func disableBackgroundDelivery(for type: HKObjectType, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         answer("disableBackgroundDelivery", completion, work: {
-            try BackgroundDeliveryStore(database: self.sampleStore().database).disable(app: self.configuration.app.bundleIdentifier, type: type)
+            try await self.backend().disableBackgroundDelivery(for: type)
         }, viaAsync: { try await self.disableBackgroundDelivery(for: type) })
     }
 
     /// Stops background delivery for every type.
     open func disableAllBackgroundDelivery() async throws {
         try await viaCompletion("disableAllBackgroundDelivery", work: {
-            try BackgroundDeliveryStore(database: self.sampleStore().database).disableAll(app: self.configuration.app.bundleIdentifier)
+            try await self.backend().disableBackgroundDelivery(for: nil)
         }) { self.disableAllBackgroundDelivery(completion: $0) }
     }
 
     /// Completion-handler form of ``disableAllBackgroundDelivery()``.
     open func disableAllBackgroundDelivery(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         answer("disableAllBackgroundDelivery", completion, work: {
-            try BackgroundDeliveryStore(database: self.sampleStore().database).disableAll(app: self.configuration.app.bundleIdentifier)
+            try await self.backend().disableBackgroundDelivery(for: nil)
         }, viaAsync: { try await self.disableAllBackgroundDelivery() })
     }
 
