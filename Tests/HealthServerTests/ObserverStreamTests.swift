@@ -119,7 +119,7 @@ struct ObserverStreamTests {
 }
 
 /// One event: its type, data (as JSON) and id.
-private struct Event: Equatable {
+struct Event: Equatable {
     var event: String?
     var data = ""
     var id: String?
@@ -129,7 +129,7 @@ private struct Event: Equatable {
 }
 
 /// An open event stream, read one event at a time (keepalives skipped) as an SSE client reads it.
-private final class EventStream {
+final class EventStream {
     let status: Int
     let contentType: String?
     /// The problem document of a refusal.
@@ -144,8 +144,9 @@ private final class EventStream {
         self.body = body
     }
 
-    static func open(_ daemon: DaemonHarness, _ query: String, token: String?, lastEventID: String? = nil) async throws -> EventStream {
-        var request = HTTPClientRequest(url: daemon.baseURL + "/v1/streams/observer")
+    static func open(_ daemon: DaemonHarness, _ query: String, token: String?, lastEventID: String? = nil,
+                     path: String = "/v1/streams/observer") async throws -> EventStream {
+        var request = HTTPClientRequest(url: daemon.baseURL + path)
         request.method = .POST
         request.headers.add(name: "content-type", value: "application/json")
         if let token { request.headers.add(name: "authorization", value: "Bearer \(token)") }

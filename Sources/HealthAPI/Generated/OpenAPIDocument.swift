@@ -1677,6 +1677,93 @@ package enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/streams/anchored": {
+      "post": {
+        "operationId": "streamAnchoredUpdates",
+        "tags": [
+          "streams"
+        ],
+        "summary": "HKAnchoredObjectQuery with an updateHandler as Server-Sent Events: a \"changes\" event with what changed after the request's anchor (its limit applies), then one each time samples of its types that the app may see are saved or deleted, with the samples added and the objects deleted. Each event's id is the anchor after it: send it back as Last-Event-ID after a reconnect and the stream goes on from there (its first event then holds what changed meanwhile, possibly nothing). A \"keepalive\" event without data comes every 15 seconds. The stream ends when the person revokes the app; reconnecting is then 401.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AnchoredQuery"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The stream of events (text/event-stream); the data of a changes event is an AnchoredChanges.",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "type": "string",
+                  "format": "binary"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "Last-Event-ID",
+            "in": "header",
+            "required": false,
+            "description": "The id of the last changes event received: an anchor this daemon made for this app; the stream resumes after it, in place of the body's anchor. Any other is refused.",
+            "schema": {
+              "type": "string",
+              "maxLength": 256
+            }
+          }
+        ]
+      }
     }
   },
   "components": {

@@ -124,6 +124,11 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/background-delivery`.
     /// - Remark: Generated from `#/paths//v1/background-delivery/delete(disableAllBackgroundDelivery)`.
     func disableAllBackgroundDelivery(_ input: Operations.DisableAllBackgroundDelivery.Input) async throws -> Operations.DisableAllBackgroundDelivery.Output
+    /// HKAnchoredObjectQuery with an updateHandler as Server-Sent Events: a "changes" event with what changed after the request's anchor (its limit applies), then one each time samples of its types that the app may see are saved or deleted, with the samples added and the objects deleted. Each event's id is the anchor after it: send it back as Last-Event-ID after a reconnect and the stream goes on from there (its first event then holds what changed meanwhile, possibly nothing). A "keepalive" event without data comes every 15 seconds. The stream ends when the person revokes the app; reconnecting is then 401.
+    ///
+    /// - Remark: HTTP `POST /v1/streams/anchored`.
+    /// - Remark: Generated from `#/paths//v1/streams/anchored/post(streamAnchoredUpdates)`.
+    func streamAnchoredUpdates(_ input: Operations.StreamAnchoredUpdates.Input) async throws -> Operations.StreamAnchoredUpdates.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -400,6 +405,19 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/background-delivery/delete(disableAllBackgroundDelivery)`.
     package func disableAllBackgroundDelivery(headers: Operations.DisableAllBackgroundDelivery.Input.Headers = .init()) async throws -> Operations.DisableAllBackgroundDelivery.Output {
         try await disableAllBackgroundDelivery(Operations.DisableAllBackgroundDelivery.Input(headers: headers))
+    }
+    /// HKAnchoredObjectQuery with an updateHandler as Server-Sent Events: a "changes" event with what changed after the request's anchor (its limit applies), then one each time samples of its types that the app may see are saved or deleted, with the samples added and the objects deleted. Each event's id is the anchor after it: send it back as Last-Event-ID after a reconnect and the stream goes on from there (its first event then holds what changed meanwhile, possibly nothing). A "keepalive" event without data comes every 15 seconds. The stream ends when the person revokes the app; reconnecting is then 401.
+    ///
+    /// - Remark: HTTP `POST /v1/streams/anchored`.
+    /// - Remark: Generated from `#/paths//v1/streams/anchored/post(streamAnchoredUpdates)`.
+    package func streamAnchoredUpdates(
+        headers: Operations.StreamAnchoredUpdates.Input.Headers = .init(),
+        body: Operations.StreamAnchoredUpdates.Input.Body
+    ) async throws -> Operations.StreamAnchoredUpdates.Output {
+        try await streamAnchoredUpdates(Operations.StreamAnchoredUpdates.Input(
+            headers: headers,
+            body: body
+        ))
     }
 }
 

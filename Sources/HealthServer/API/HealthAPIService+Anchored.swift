@@ -10,22 +10,7 @@ extension HealthAPIService {
     func queryAnchoredObjects(_ input: Operations.QueryAnchoredObjects.Input) async throws -> Operations.QueryAnchoredObjects.Output {
         let query = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
         let parts = try Self.parts(query.queries)
-        var anchor: HKQueryAnchor?
-        switch (query.anchor, query.anchorValue) {
-        case (let text?, nil):
-            guard let sealed = Data(base64Encoded: text) else {
-                throw Problem(.badRequest, "invalid anchor", detail: "/anchor: not an anchor this daemon gave (base64 expected)",
-                              code: .errorInvalidArgument, field: "/anchor")
-            }
-            anchor = .sealed(sealed)
-        case (nil, let value?):
-            anchor = HKQueryAnchor(fromValue: value)
-        case (nil, nil):
-            anchor = nil
-        case (_?, _?):
-            throw Problem(.badRequest, "two anchors", detail: "/anchorValue: give anchor or anchorValue, not both", code: .errorInvalidArgument,
-                          field: "/anchorValue")
-        }
+        let anchor = try Self.anchor(query)
         let plan = AnchoredPlan(parts: parts, limit: query.limit.flatMap { $0 > 0 ? $0 : nil })
         let attempted = Dictionary(parts.map { ($0.type.identifier, 0) }, uniquingKeysWith: { $1 })
         return try await logged("anchoredQuery", attempted: attempted) { store in
@@ -36,6 +21,25 @@ extension HealthAPIService {
                 samples: answer.samples.map(WireSample.wire), deletedObjects: answer.deleted.map(WireDeletedObject.wire),
                 anchor: answer.anchor.wireForm.sealed?.base64EncodedString() ?? "", anchorValue: answer.integerAnchor)
             return (.ok(.init(body: .json(changes))), counts)
+        }
+    }
+
+    /// The anchor a query starts after: its sealed `anchor`, its integer `anchorValue`, or none (from the start).
+    static func anchor(_ query: Components.Schemas.AnchoredQuery) throws -> HKQueryAnchor? {
+        switch (query.anchor, query.anchorValue) {
+        case (let text?, nil):
+            guard let sealed = Data(base64Encoded: text) else {
+                throw Problem(.badRequest, "invalid anchor", detail: "/anchor: not an anchor this daemon gave (base64 expected)",
+                              code: .errorInvalidArgument, field: "/anchor")
+            }
+            return .sealed(sealed)
+        case (nil, let value?):
+            return HKQueryAnchor(fromValue: value)
+        case (nil, nil):
+            return nil
+        case (_?, _?):
+            throw Problem(.badRequest, "two anchors", detail: "/anchorValue: give anchor or anchorValue, not both", code: .errorInvalidArgument,
+                          field: "/anchorValue")
         }
     }
 

@@ -41,9 +41,10 @@ extension HealthAPIService {
             // Not detached: the task keeps the request's graceful-shutdown context, so the daemon stopping ends the stream.
             let producer = Task {
                 await withGracefulShutdownHandler {
-                    await Self.relay(feed, to: continuation, seal: seal) {
-                        guard let token else { return false }
-                        return (try? registrations.app(forToken: token))?.bundleIdentifier == app
+                    await Self.relay(feed, to: continuation, stillAllowed: Self.stillAllowed(app, token: token, in: registrations)) { update in
+                        let data = Components.Schemas.ObserverUpdate(types: update.changed.map { $0.sorted() } ?? [],
+                                                                    start: update.changed == nil ? true : nil)
+                        return .init(event: "update", data: data, id: seal.seal(update.position).base64EncodedString())
                     }
                 } onGracefulShutdown: {
                     continuation.finish()
@@ -56,20 +57,27 @@ extension HealthAPIService {
         }
     }
 
-    /// Sends the feed's updates as events until the feed ends, the credential stops holding, or the consumer goes.
-    private static func relay(
-        _ feed: AsyncThrowingStream<ObserverFeed.Update, any Error>,
-        to events: AsyncStream<ServerSentEventWithJSONData<Components.Schemas.ObserverUpdate>>.Continuation,
-        seal: AnchorSeal, stillAllowed: @escaping @Sendable () -> Bool
+    /// Whether `app`'s credential still holds (as the next request would find it).
+    private static func stillAllowed(_ app: String, token: String?, in registrations: AppRegistrations) -> @Sendable () -> Bool {
+        {
+            guard let token else { return false }
+            return (try? registrations.app(forToken: token))?.bundleIdentifier == app
+        }
+    }
+
+    /// Sends the feed's elements as events until the feed ends, the credential stops holding, or the consumer goes.
+    private static func relay<Element: Sendable, Payload: Encodable & Sendable>(
+        _ feed: AsyncThrowingStream<Element, any Error>,
+        to events: AsyncStream<ServerSentEventWithJSONData<Payload>>.Continuation,
+        stillAllowed: @escaping @Sendable () -> Bool,
+        event: @escaping @Sendable (Element) -> ServerSentEventWithJSONData<Payload>
     ) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
-                    for try await update in feed {
+                    for try await element in feed {
                         guard stillAllowed() else { return }
-                        let data = Components.Schemas.ObserverUpdate(types: update.changed.map { $0.sorted() } ?? [],
-                                                                    start: update.changed == nil ? true : nil)
-                        events.yield(.init(event: "update", data: data, id: seal.seal(update.position).base64EncodedString()))
+                        events.yield(event(element))
                     }
                 } catch {
                     // The store failed under the stream: it ends, and the client's reconnect gets the error as a problem.
@@ -89,6 +97,53 @@ extension HealthAPIService {
             // Whichever ends first (the feed, a revocation, the consumer) ends the stream.
             await group.next()
             group.cancelAll()
+        }
+    }
+
+    /// `HKAnchoredObjectQuery` with an update handler: the first answer, then each later change the app may see, as
+    /// the app's embedded store would report them. Each event's id is the anchor after it.
+    func streamAnchoredUpdates(_ input: Operations.StreamAnchoredUpdates.Input) async throws -> Operations.StreamAnchoredUpdates.Output {
+        let query = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        let plan = AnchoredPlan(parts: try Self.parts(query.queries), limit: query.limit.flatMap { $0 > 0 ? $0 : nil })
+        var anchor = try Self.anchor(query)
+        var field = "/anchor"
+        if let id = input.headers.lastEventID {
+            guard let sealed = Data(base64Encoded: id) else {
+                throw Problem(.badRequest, "invalid event id", detail: "Last-Event-ID: not the id of an event this daemon sent this app",
+                              code: .errorInvalidArgument, field: "Last-Event-ID")
+            }
+            (anchor, field) = (.sealed(sealed), "Last-Event-ID")
+        }
+        let token = CallingApp.token
+        let registrations = registrations
+        let none = Dictionary(plan.queries.map { ($0.type.identifier, 0) }, uniquingKeysWith: { $1 })
+        return try await logged("anchoredQuery", attempted: none) { store in
+            let app = store.configuration.app.bundleIdentifier
+            // An anchor made for another app or another store is refused now, not once the stream has begun.
+            if let anchor, (try? anchor.position(opening: store.sampleStore().anchorSeal(for: app))) == nil {
+                throw Problem(.badRequest, "invalid anchor", detail: "\(field): not an anchor this daemon gave this app", code: .errorInvalidArgument,
+                              field: field)
+            }
+            let answers = try store.backend().anchoredUpdates(plan, after: anchor)
+            let (events, continuation) = AsyncStream<ServerSentEventWithJSONData<Components.Schemas.AnchoredChanges>>.makeStream()
+            // Not detached: the task keeps the request's graceful-shutdown context, so the daemon stopping ends the stream.
+            let producer = Task {
+                await withGracefulShutdownHandler {
+                    await Self.relay(answers, to: continuation, stillAllowed: Self.stillAllowed(app, token: token, in: registrations)) { answer in
+                        let sealed = answer.anchor.wireForm.sealed?.base64EncodedString() ?? ""
+                        let changes = Components.Schemas.AnchoredChanges(
+                            samples: answer.samples.map(WireSample.wire), deletedObjects: answer.deleted.map(WireDeletedObject.wire),
+                            anchor: sealed, anchorValue: answer.integerAnchor)
+                        return .init(event: "changes", data: changes, id: sealed)
+                    }
+                } onGracefulShutdown: {
+                    continuation.finish()
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in producer.cancel() }
+            let body = HTTPBody(events.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single)
+            return (.ok(.init(body: .textEventStream(body))), none)
         }
     }
 }

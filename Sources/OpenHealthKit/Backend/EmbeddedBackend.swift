@@ -66,6 +66,41 @@ package struct EmbeddedBackend: HealthBackend {
                               seal: seal)
     }
 
+    package func anchoredUpdates(_ plan: AnchoredPlan, after anchor: HKQueryAnchor?) -> AsyncThrowingStream<AnchoredPlan.Answer, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<AnchoredPlan.Answer, any Error>.makeStream()
+        let task = Task.detached { [samples, app] in
+            do {
+                let seal = try samples.anchorSeal(for: app.bundleIdentifier)
+                let start = try anchor?.position(opening: seal) ?? .start
+                // Subscribed before the first answer is read: a change in between is heard, not lost.
+                let updates = samples.changes.subscribe()
+                var answer = try plan.fetch(from: samples, app: app.bundleIdentifier, after: start, limit: plan.limit, seal: seal)
+                continuation.yield(answer)
+                // What the limit held back comes at once as the first update, not with the next change (which could be
+                // one the app may not see: it would learn when that happened).
+                if plan.limit != nil {
+                    let rest = try plan.fetch(from: samples, app: app.bundleIdentifier, after: answer.position ?? start, limit: nil, seal: seal)
+                    if !rest.samples.isEmpty || !rest.deleted.isEmpty {
+                        answer = rest
+                        continuation.yield(rest)
+                    }
+                }
+                for await change in updates where !change.touched(among: plan.typeIdentifiers).isEmpty {
+                    let next = try plan.fetch(from: samples, app: app.bundleIdentifier, after: answer.position ?? start, limit: nil, seal: seal)
+                    guard !Task.isCancelled else { break }
+                    guard !next.samples.isEmpty || !next.deleted.isEmpty else { continue }
+                    answer = next
+                    continuation.yield(next)
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
     package func observerUpdates(_ plan: AnchoredPlan) -> AsyncThrowingStream<Set<String>?, any Error> {
         let feed = ObserverFeed.updates(plan, samples: samples, app: app.bundleIdentifier, after: nil)
         let (stream, continuation) = AsyncThrowingStream<Set<String>?, any Error>.makeStream()

@@ -26,6 +26,10 @@ package protocol HealthBackend: Sendable {
     func samples(of type: HKSampleType, matching filter: SampleFilter?, order: [SampleOrder], limit: Int?) async throws -> [HKSample]
     /// What changed after `anchor` (from the start when nil) among what the app may see, with the anchor that follows.
     func anchoredChanges(_ plan: AnchoredPlan, after anchor: HKQueryAnchor?) async throws -> AnchoredPlan.Answer
+    /// A long-running anchored query: what changed after `anchor` (the plan's limit applies), then — after each save or
+    /// delete the app can see among the plan's types — what changed since the last answer, unlimited. Ends when the
+    /// consumer stops, or with the error the query reports.
+    func anchoredUpdates(_ plan: AnchoredPlan, after anchor: HKQueryAnchor?) -> AsyncThrowingStream<AnchoredPlan.Answer, any Error>
     /// An observer query's updates: `nil` once it started, then the identifiers of the plan's types with changes the app
     /// may see, as they happen (one update may stand for several changes). Ends when the consumer stops, or with the
     /// error the query reports.

@@ -115,12 +115,20 @@ package struct RemoteBackend: HealthBackend {
     }
 
     package func anchoredChanges(_ plan: AnchoredPlan, after anchor: HKQueryAnchor?) async throws -> AnchoredPlan.Answer {
+        let query = try anchoredQuery(plan, after: anchor)
+        return try answer(try await call { try await client.queryAnchoredObjects(body: .json(query)).ok.body.json })
+    }
+
+    /// The API's anchored query for `plan` after `anchor`; a type the API does not carry fails here, saying so.
+    private func anchoredQuery(_ plan: AnchoredPlan, after anchor: HKQueryAnchor?) throws -> Components.Schemas.AnchoredQuery {
         for part in plan.queries { try checkCarried(part.type) }
         let form = anchor?.wireForm
-        let query = Components.Schemas.AnchoredQuery(
-            queries: try plan.queries.map { .init(_type: $0.type.identifier, predicate: try $0.filter.map(WirePredicate.wire)) },
-            anchor: form?.sealed?.base64EncodedString(), anchorValue: form?.value, limit: plan.limit ?? 0)
-        let changes = try await call { try await client.queryAnchoredObjects(body: .json(query)).ok.body.json }
+        return .init(queries: try plan.queries.map { .init(_type: $0.type.identifier, predicate: try $0.filter.map(WirePredicate.wire)) },
+                     anchor: form?.sealed?.base64EncodedString(), anchorValue: form?.value, limit: plan.limit ?? 0)
+    }
+
+    /// An anchored answer as the daemon sent it.
+    private func answer(_ changes: Components.Schemas.AnchoredChanges) throws -> AnchoredPlan.Answer {
         let samples = try stored(changes.samples)
         let deleted: [HKDeletedObject]
         do { deleted = try WireDeletedObject.stored(changes.deletedObjects) } catch let error as WireFieldError { throw unreadable(error.field, error.message) }
@@ -132,24 +140,75 @@ package struct RemoteBackend: HealthBackend {
     /// reconnected with the last event's id, so the stream goes on where it stopped and a change made meanwhile comes
     /// as one update; a refusal (a revoked credential, a type no longer carried) ends it with that error.
     package func observerUpdates(_ plan: AnchoredPlan) -> AsyncThrowingStream<Set<String>?, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<Set<String>?, any Error>.makeStream()
+        let request: Components.Schemas.ObserverQuery
+        do {
+            for part in plan.queries { try checkCarried(part.type) }
+            request = .init(queries: try plan.queries.map { .init(_type: $0.type.identifier, predicate: try $0.filter.map(WirePredicate.wire)) })
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
+        return reconnecting(Components.Schemas.ObserverUpdate.self, event: "update") { [client] lastEventID in
+            try await client.streamObserverUpdates(headers: .init(lastEventID: lastEventID), body: .json(request)).ok.body.textEventStream
+        } element: { update, _ in
+            update.start == true ? nil : Set(update.types)
+        }
+    }
+
+    /// The daemon's anchored stream (Server-Sent Events): the first answer, then each later change the app may see,
+    /// reconnected after a drop with the last event's id — the anchor after it — as the observer stream is. After a
+    /// reconnect the daemon's first event holds what changed meanwhile; an empty one is no update.
+    package func anchoredUpdates(_ plan: AnchoredPlan, after anchor: HKQueryAnchor?) -> AsyncThrowingStream<AnchoredPlan.Answer, any Error> {
+        let query: Components.Schemas.AnchoredQuery
+        do {
+            query = try anchoredQuery(plan, after: anchor)
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
+        let stream = reconnecting(Components.Schemas.AnchoredChanges.self, event: "changes") { [client] lastEventID in
+            try await client.streamAnchoredUpdates(headers: .init(lastEventID: lastEventID), body: .json(query)).ok.body.textEventStream
+        } element: { [self] changes, _ in
+            try answer(changes)
+        }
+        // The first answer always counts (it may be empty); later ones only when something changed.
+        let (answers, continuation) = AsyncThrowingStream<AnchoredPlan.Answer, any Error>.makeStream()
+        let task = Task {
+            do {
+                var first = true
+                for try await answer in stream where first || !answer.samples.isEmpty || !answer.deleted.isEmpty {
+                    first = false
+                    continuation.yield(answer)
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return answers
+    }
+
+    /// An event stream of the daemon's, opened by `open` with the last event's id (nil the first time) and reopened
+    /// after a drop, waiting longer each time (0.1 s, doubling, up to 5 s); each `event` becomes an element. A refusal
+    /// (an `HKError` other than the daemon being unreachable) ends it with that error.
+    private func reconnecting<Payload: Decodable & Hashable & Sendable, Element: Sendable>(
+        _: Payload.Type, event name: String,
+        open: @escaping @Sendable (String?) async throws -> HTTPBody,
+        element: @escaping @Sendable (Payload, String?) throws -> Element
+    ) -> AsyncThrowingStream<Element, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
         let task = Task { [self] in
             do {
-                for part in plan.queries { try checkCarried(part.type) }
-                let request = Components.Schemas.ObserverQuery(
-                    queries: try plan.queries.map { .init(_type: $0.type.identifier, predicate: try $0.filter.map(WirePredicate.wire)) })
                 var lastEventID: String?
                 var pause: Duration = .milliseconds(100)
                 while !Task.isCancelled {
                     do {
-                        let body = try await call {
-                            try await client.streamObserverUpdates(headers: .init(lastEventID: lastEventID), body: .json(request)).ok.body.textEventStream
-                        }
-                        for try await event in body.asDecodedServerSentEventsWithJSONData(of: Components.Schemas.ObserverUpdate.self) {
+                        let body = try await call { try await open(lastEventID) }
+                        for try await event in body.asDecodedServerSentEventsWithJSONData(of: Payload.self) {
                             pause = .milliseconds(100)
-                            guard event.event == "update", let update = event.data else { continue }
+                            guard event.event == name, let data = event.data else { continue }
+                            let value = try element(data, event.id)
                             if let id = event.id { lastEventID = id }
-                            continuation.yield(update.start == true ? nil : Set(update.types))
+                            continuation.yield(value)
                         }
                     } catch let error as HKError where error.code != .errorDatabaseInaccessible {
                         throw error   // refused: a credential that no longer holds, a request the daemon will not take

@@ -76,19 +76,11 @@ package struct AnchoredPlan: Sendable {
             guard !Task.isCancelled else { return }
             return first(answer)
         }
-        let samples = try store.sampleStore(), app = store.configuration.app.bundleIdentifier
-        let seal = try samples.anchorSeal(for: app)
-        let start = try anchor?.position(opening: seal) ?? .start
-        let updates = try samples.changes.subscribe()
-        var answer = try fetch(from: samples, app: app, after: start, limit: limit, seal: seal)
-        guard !Task.isCancelled else { return }
-        first(answer)
-        for await change in updates where !change.touched(among: typeIdentifiers).isEmpty {
-            let next = try fetch(from: samples, app: app, after: answer.position ?? start, limit: nil, seal: seal)
+        var isFirst = true
+        for try await answer in try store.backend().anchoredUpdates(self, after: anchor) {
             guard !Task.isCancelled else { return }
-            guard !next.samples.isEmpty || !next.deleted.isEmpty else { continue }
-            answer = next
-            update(next)
+            if isFirst { first(answer) } else { update(answer) }
+            isFirst = false
         }
     }
 }

@@ -1,5 +1,5 @@
 public import Foundation
-import HealthStore
+package import HealthStore
 
 /// Where an anchored query left off: pass it to the next query to get only what changed since. It is opaque, as
 /// HealthKit's is: sealed by the store for the app it was given to, so it tells nothing of what other apps saved or
@@ -43,7 +43,7 @@ open class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, Codable, @uncheck
     }
 
     /// The store position this anchor stands for, when `seal` is the querying app's.
-    func position(opening seal: AnchorSeal) throws -> AnchorPosition {
+    package func position(opening seal: AnchorSeal) throws -> AnchorPosition {
         switch form {
         case .value(let value): AnchorPosition(sample: seal.sample(fromValue: value), deleted: 0)
         case .sealed(let data): try seal.open(data)
