@@ -28,7 +28,7 @@ public final class HKStatistics: NSObject, NSSecureCoding, NSCopying, Sendable {
     package let bySource: [HKSource: Values]
 
     /// One set of computed statistics. `nil` means "not asked for" or "no data".
-    package struct Values: Sendable {
+    package struct Values: Sendable, Equatable {
         package var sum: HKQuantity?
         package var minimum: HKQuantity?
         package var maximum: HKQuantity?

@@ -74,7 +74,13 @@ open class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
         /// all its data (or fell out of the range) is reported empty.
         func changes(since old: Computed, plan: StatisticsPlan, intervals: StatisticsIntervals) -> [HKStatistics] {
             Set(byInterval.keys).union(old.byInterval.keys).sorted().compactMap { k in
-                guard old.byInterval[k]?.bucket != byInterval[k]?.bucket else { return nil }
+                if let before = old.byInterval[k], let after = byInterval[k] {
+                    // Buckets where this process computed them; the statistics themselves where the daemon did.
+                    let same = before.bucket != nil || after.bucket != nil
+                        ? before.bucket == after.bucket
+                        : before.statistics.merged == after.statistics.merged && before.statistics.bySource == after.statistics.bySource
+                    if same { return nil }
+                }
                 if let new = byInterval[k] { return new.statistics }
                 let interval = intervals.interval(k)
                 return plan.statistics(nil, start: interval.start, end: interval.end, sources: [])
@@ -86,12 +92,17 @@ open class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     /// altered (never an empty list), until the task is cancelled. Shared with the descriptor.
     static func run(_ plan: StatisticsPlan, intervals: StatisticsIntervals, on store: HKHealthStore, live: Bool,
                     first: (HKStatisticsCollection) -> Void, update: (HKStatisticsCollection, [HKStatistics]) -> Void) async throws {
-        let updates = live ? try store.sampleStore().changes.subscribe() : nil
+        // Changes the app may see of the plan's samples, from the store behind it (in this process or the daemon's
+        // observer stream); heard from before the first collection is computed, so none is missed in between.
+        var updates = live
+            ? try store.backend().observerUpdates(AnchoredPlan(parts: [.init(type: plan.type, filter: plan.filter)], limit: nil)).makeAsyncIterator()
+            : nil
+        if updates != nil { _ = try await updates?.next() }   // the start
         var current = try await compute(plan, intervals: intervals, on: store)
         guard !Task.isCancelled else { return }
         first(current.collection)
-        guard let updates else { return }
-        for await change in updates where change.touches(plan.type.identifier) {
+        guard updates != nil else { return }
+        while let _ = try await updates?.next() {
             let next = try await compute(plan, intervals: intervals, on: store)
             let changed = next.changes(since: current, plan: plan, intervals: intervals)
             current = next
