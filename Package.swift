@@ -102,6 +102,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                // Background deliveries: POSTed to apps' callback URLs, signed with HMAC-SHA256.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),
@@ -153,6 +156,9 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 // The in-process daemon is stopped as SIGTERM stops it: a graceful shutdown, not a cancellation.
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                // The apps' side of background deliveries: a callback server that checks the signatures.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

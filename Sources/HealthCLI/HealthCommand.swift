@@ -13,7 +13,7 @@ struct HealthCommand: AsyncParsableCommand {
             AuthorizeCommand.self, AddCommand.self, AppsCommand.self, PermissionCommand.self, GuestCommand.self,
             CharacteristicCommand.self, PriorityCommand.self, PreferCommand.self, GenerateCommand.self, RecordsCommand.self, CardsCommand.self,
             ImportCommand.self, ExportCommand.self, SummaryCommand.self, SourcesCommand.self, QueryCommand.self, StatsCommand.self,
-            TimeZoneCommand.self, ServeCommand.self, AccessLogCommand.self,
+            TimeZoneCommand.self, ServeCommand.self, AccessLogCommand.self, DeliveriesCommand.self,
         ]
     )
 

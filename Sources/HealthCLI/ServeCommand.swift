@@ -30,6 +30,8 @@ struct ServeCommand: AsyncParsableCommand {
     var maximumBodyBytes = 8 << 20
     @Option(name: .customLong("rate-limit"), help: "Requests a second each app may make on average, in bursts of ten times as many (0: no limit).")
     var requestsPerSecond: Double = RateLimit.standard.requestsPerSecond
+    @Option(help: "Where apps' background deliveries may go: any (https anywhere, http on this machine) or local (this machine only).")
+    var callbacks = "any"
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical; the log goes to standard error.")
     var logLevel = "notice"
 
@@ -39,6 +41,7 @@ struct ServeCommand: AsyncParsableCommand {
         if tlsCertificate != nil, port == nil { throw ValidationError("TLS is for the TCP listener: give --port too") }
         guard maximumBodyBytes >= 1024 else { throw ValidationError("--max-body \(maximumBodyBytes) is under 1024 bytes") }
         guard requestsPerSecond >= 0, requestsPerSecond.isFinite else { throw ValidationError("--rate-limit \(requestsPerSecond) is not a rate") }
+        guard CallbackHosts(rawValue: callbacks) != nil else { throw ValidationError("--callbacks \(callbacks): use any or local") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel) is not a level") }
     }
 
@@ -54,6 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = HealthDaemon.Configuration(storeDirectory: store.directory, socketPath: socket, tcpPort: port, tcpHost: host,
                                                        maximumBodyBytes: maximumBodyBytes, rateLimit: rateLimit)
         if let tlsCertificate, let tlsKey { configuration.tls = (tlsCertificate, tlsKey) }
+        configuration.callbackHosts = CallbackHosts(rawValue: callbacks) ?? .any
         let daemon = HealthDaemon(configuration: configuration, logger: logger)
         let announced = Mutex(false)
         let folder = store.directory.standardizedFileURL.path

@@ -32,13 +32,18 @@ final class DaemonHarness: Sendable {
     /// Starts a daemon (on a Unix socket, and on a loopback TCP port with `tcp`) and waits until it accepts connections.
     /// With `folder`, serves the store an earlier daemon served there (a restart), on the same socket path.
     static func start(maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard, tcp: Bool = false,
-                      folder: URL? = nil) async throws -> DaemonHarness {
+                      folder: URL? = nil, deliveryRetry: DeliveryRetry = DeliveryRetry(),
+                      callbackHosts: CallbackHosts = .local) async throws -> DaemonHarness {
         let folder = try folder ?? privateFolder()
         let store = folder.appendingPathComponent("store")
         let socketPath = folder.appendingPathComponent("d.sock").path
         var configuration = HealthDaemon.Configuration(storeDirectory: store, socketPath: socketPath, tcpPort: tcp ? 0 : nil,
                                                        maximumBodyBytes: maximumBodyBytes, rateLimit: rateLimit)
         configuration.accessLogInterval = .milliseconds(50)
+        configuration.deliveryRetry = deliveryRetry
+        // Deliveries to this machine only unless a test says otherwise: a test never reaches out (the API fuzz sets
+        // callbacks of its own making).
+        configuration.callbackHosts = callbackHosts
         let daemon = HealthDaemon(configuration: configuration)
         let (listening, continuation) = AsyncStream<HealthDaemon.Endpoint>.makeStream()
         let (triggered, trigger) = AsyncStream<GracefulShutdownTestTrigger>.makeStream()

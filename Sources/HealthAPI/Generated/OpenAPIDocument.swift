@@ -1764,6 +1764,198 @@ package enum OpenAPIDocument {
           }
         ]
       }
+    },
+    "/v1/background-delivery-callback": {
+      "put": {
+        "operationId": "setDeliveryCallback",
+        "tags": [
+          "background"
+        ],
+        "summary": "Sets where the daemon delivers this app's background deliveries: a URL it POSTs to when types the app enabled with enableBackgroundDelivery(for:frequency:) change.",
+        "description": "Each delivery is a `BackgroundDeliveryNotice` POSTed as JSON, at most once per period of the frequency the app enabled for each type, naming only types in which something changed that the app may read (what its observer query would hear). A delivery is kept in the store until the callback answers 2xx: it is retried with exponential backoff and survives a restart of the daemon, so it arrives at least once (the same `id` again after a retry). Each carries `OpenHealthKit-Delivery: <id>` and `OpenHealthKit-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<body>\" under the secret>`, so the app can tell the daemon's deliveries from anyone else's. The URL is `https://`, or `http://` on this machine (a loopback address or localhost); redirects are not followed. Setting it again gives a new secret; deliveries still pending go to the new URL. The person sees every delivery and failure (`health deliveries`).",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/DeliveryCallback"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The callback, with the secret deliveries are signed with: given this once.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DeliveryCallbackSecret"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      },
+      "get": {
+        "operationId": "getDeliveryCallback",
+        "tags": [
+          "background"
+        ],
+        "summary": "The app's callback URL (never its secret).",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The callback.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DeliveryCallback"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "The app has no callback.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      },
+      "delete": {
+        "operationId": "removeDeliveryCallback",
+        "tags": [
+          "background"
+        ],
+        "summary": "Removes the app's callback; its pending deliveries are cancelled.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Removed (or there was none)."
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "components": {
@@ -3270,6 +3462,68 @@ package enum OpenAPIDocument {
               "weekly"
             ],
             "description": "HKUpdateFrequency."
+          }
+        }
+      },
+      "DeliveryCallback": {
+        "type": "object",
+        "required": [
+          "url"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "url": {
+            "type": "string",
+            "maxLength": 2048,
+            "description": "An absolute `https://` URL, or `http://` on a loopback address or localhost."
+          }
+        }
+      },
+      "DeliveryCallbackSecret": {
+        "type": "object",
+        "required": [
+          "url",
+          "secret"
+        ],
+        "properties": {
+          "url": {
+            "type": "string"
+          },
+          "secret": {
+            "type": "string",
+            "description": "The key of the deliveries' HMAC-SHA256 signatures, 64 hex digits (256 random bits). Given once."
+          }
+        }
+      },
+      "BackgroundDeliveryNotice": {
+        "type": "object",
+        "required": [
+          "id",
+          "types",
+          "queuedAt",
+          "attempt"
+        ],
+        "description": "The body of a background delivery the daemon POSTs to an app's callback URL.",
+        "properties": {
+          "id": {
+            "type": "string",
+            "description": "The delivery's id: random, the same on every attempt of one delivery."
+          },
+          "types": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "The sample types (identifiers) in which something the app may read changed, sorted. The app's observer and anchored queries say what."
+          },
+          "queuedAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the changes were queued for delivery."
+          },
+          "attempt": {
+            "type": "integer",
+            "description": "1 for the first attempt, then 2, 3…"
           }
         }
       }

@@ -3136,5 +3136,102 @@ extension Components {
                 case frequency
             }
         }
+        /// - Remark: Generated from `#/components/schemas/DeliveryCallback`.
+        package struct DeliveryCallback: Codable, Hashable, Sendable {
+            /// An absolute `https://` URL, or `http://` on a loopback address or localhost.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeliveryCallback/url`.
+            package var url: Swift.String
+            /// Creates a new `DeliveryCallback`.
+            ///
+            /// - Parameters:
+            ///   - url: An absolute `https://` URL, or `http://` on a loopback address or localhost.
+            package init(url: Swift.String) {
+                self.url = url
+            }
+            package enum CodingKeys: String, CodingKey {
+                case url
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.url = try container.decode(
+                    Swift.String.self,
+                    forKey: .url
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "url"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DeliveryCallbackSecret`.
+        package struct DeliveryCallbackSecret: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DeliveryCallbackSecret/url`.
+            package var url: Swift.String
+            /// The key of the deliveries' HMAC-SHA256 signatures, 64 hex digits (256 random bits). Given once.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeliveryCallbackSecret/secret`.
+            package var secret: Swift.String
+            /// Creates a new `DeliveryCallbackSecret`.
+            ///
+            /// - Parameters:
+            ///   - url:
+            ///   - secret: The key of the deliveries' HMAC-SHA256 signatures, 64 hex digits (256 random bits). Given once.
+            package init(
+                url: Swift.String,
+                secret: Swift.String
+            ) {
+                self.url = url
+                self.secret = secret
+            }
+            package enum CodingKeys: String, CodingKey {
+                case url
+                case secret
+            }
+        }
+        /// The body of a background delivery the daemon POSTs to an app's callback URL.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BackgroundDeliveryNotice`.
+        package struct BackgroundDeliveryNotice: Codable, Hashable, Sendable {
+            /// The delivery's id: random, the same on every attempt of one delivery.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundDeliveryNotice/id`.
+            package var id: Swift.String
+            /// The sample types (identifiers) in which something the app may read changed, sorted. The app's observer and anchored queries say what.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundDeliveryNotice/types`.
+            package var types: [Swift.String]
+            /// When the changes were queued for delivery.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundDeliveryNotice/queuedAt`.
+            package var queuedAt: Foundation.Date
+            /// 1 for the first attempt, then 2, 3…
+            ///
+            /// - Remark: Generated from `#/components/schemas/BackgroundDeliveryNotice/attempt`.
+            package var attempt: Swift.Int
+            /// Creates a new `BackgroundDeliveryNotice`.
+            ///
+            /// - Parameters:
+            ///   - id: The delivery's id: random, the same on every attempt of one delivery.
+            ///   - types: The sample types (identifiers) in which something the app may read changed, sorted. The app's observer and anchored queries say what.
+            ///   - queuedAt: When the changes were queued for delivery.
+            ///   - attempt: 1 for the first attempt, then 2, 3…
+            package init(
+                id: Swift.String,
+                types: [Swift.String],
+                queuedAt: Foundation.Date,
+                attempt: Swift.Int
+            ) {
+                self.id = id
+                self.types = types
+                self.queuedAt = queuedAt
+                self.attempt = attempt
+            }
+            package enum CodingKeys: String, CodingKey {
+                case id
+                case types
+                case queuedAt
+                case attempt
+            }
+        }
     }
 }

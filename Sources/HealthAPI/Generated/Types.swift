@@ -129,6 +129,23 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/streams/anchored`.
     /// - Remark: Generated from `#/paths//v1/streams/anchored/post(streamAnchoredUpdates)`.
     func streamAnchoredUpdates(_ input: Operations.StreamAnchoredUpdates.Input) async throws -> Operations.StreamAnchoredUpdates.Output
+    /// The app's callback URL (never its secret).
+    ///
+    /// - Remark: HTTP `GET /v1/background-delivery-callback`.
+    /// - Remark: Generated from `#/paths//v1/background-delivery-callback/get(getDeliveryCallback)`.
+    func getDeliveryCallback(_ input: Operations.GetDeliveryCallback.Input) async throws -> Operations.GetDeliveryCallback.Output
+    /// Sets where the daemon delivers this app's background deliveries: a URL it POSTs to when types the app enabled with enableBackgroundDelivery(for:frequency:) change.
+    ///
+    /// Each delivery is a `BackgroundDeliveryNotice` POSTed as JSON, at most once per period of the frequency the app enabled for each type, naming only types in which something changed that the app may read (what its observer query would hear). A delivery is kept in the store until the callback answers 2xx: it is retried with exponential backoff and survives a restart of the daemon, so it arrives at least once (the same `id` again after a retry). Each carries `OpenHealthKit-Delivery: <id>` and `OpenHealthKit-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" under the secret>`, so the app can tell the daemon's deliveries from anyone else's. The URL is `https://`, or `http://` on this machine (a loopback address or localhost); redirects are not followed. Setting it again gives a new secret; deliveries still pending go to the new URL. The person sees every delivery and failure (`health deliveries`).
+    ///
+    /// - Remark: HTTP `PUT /v1/background-delivery-callback`.
+    /// - Remark: Generated from `#/paths//v1/background-delivery-callback/put(setDeliveryCallback)`.
+    func setDeliveryCallback(_ input: Operations.SetDeliveryCallback.Input) async throws -> Operations.SetDeliveryCallback.Output
+    /// Removes the app's callback; its pending deliveries are cancelled.
+    ///
+    /// - Remark: HTTP `DELETE /v1/background-delivery-callback`.
+    /// - Remark: Generated from `#/paths//v1/background-delivery-callback/delete(removeDeliveryCallback)`.
+    func removeDeliveryCallback(_ input: Operations.RemoveDeliveryCallback.Input) async throws -> Operations.RemoveDeliveryCallback.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -418,6 +435,35 @@ extension APIProtocol {
             headers: headers,
             body: body
         ))
+    }
+    /// The app's callback URL (never its secret).
+    ///
+    /// - Remark: HTTP `GET /v1/background-delivery-callback`.
+    /// - Remark: Generated from `#/paths//v1/background-delivery-callback/get(getDeliveryCallback)`.
+    package func getDeliveryCallback(headers: Operations.GetDeliveryCallback.Input.Headers = .init()) async throws -> Operations.GetDeliveryCallback.Output {
+        try await getDeliveryCallback(Operations.GetDeliveryCallback.Input(headers: headers))
+    }
+    /// Sets where the daemon delivers this app's background deliveries: a URL it POSTs to when types the app enabled with enableBackgroundDelivery(for:frequency:) change.
+    ///
+    /// Each delivery is a `BackgroundDeliveryNotice` POSTed as JSON, at most once per period of the frequency the app enabled for each type, naming only types in which something changed that the app may read (what its observer query would hear). A delivery is kept in the store until the callback answers 2xx: it is retried with exponential backoff and survives a restart of the daemon, so it arrives at least once (the same `id` again after a retry). Each carries `OpenHealthKit-Delivery: <id>` and `OpenHealthKit-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" under the secret>`, so the app can tell the daemon's deliveries from anyone else's. The URL is `https://`, or `http://` on this machine (a loopback address or localhost); redirects are not followed. Setting it again gives a new secret; deliveries still pending go to the new URL. The person sees every delivery and failure (`health deliveries`).
+    ///
+    /// - Remark: HTTP `PUT /v1/background-delivery-callback`.
+    /// - Remark: Generated from `#/paths//v1/background-delivery-callback/put(setDeliveryCallback)`.
+    package func setDeliveryCallback(
+        headers: Operations.SetDeliveryCallback.Input.Headers = .init(),
+        body: Operations.SetDeliveryCallback.Input.Body
+    ) async throws -> Operations.SetDeliveryCallback.Output {
+        try await setDeliveryCallback(Operations.SetDeliveryCallback.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Removes the app's callback; its pending deliveries are cancelled.
+    ///
+    /// - Remark: HTTP `DELETE /v1/background-delivery-callback`.
+    /// - Remark: Generated from `#/paths//v1/background-delivery-callback/delete(removeDeliveryCallback)`.
+    package func removeDeliveryCallback(headers: Operations.RemoveDeliveryCallback.Input.Headers = .init()) async throws -> Operations.RemoveDeliveryCallback.Output {
+        try await removeDeliveryCallback(Operations.RemoveDeliveryCallback.Input(headers: headers))
     }
 }
 

@@ -10,6 +10,10 @@ struct HealthAPIService: APIProtocol {
     let registrations: AppRegistrations
     let stores: AppStores
     let recorder: AccessRecorder
+    /// Tells the background deliverer to look at its queue (a callback was set).
+    let deliveries: DeliveryWakeup
+    /// Where callback URLs may point.
+    let callbackHosts: CallbackHosts
 
     /// Runs `work` for the calling app and notes it in the access log: per type, the count `work` returns (or, when it
     /// fails, the `attempted` counts with the refusal).

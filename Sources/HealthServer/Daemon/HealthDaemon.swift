@@ -38,6 +38,10 @@ public struct HealthDaemon: Sendable {
         public var rateLimit: RateLimit?
         /// How often the access log's buffered entries are written to the store.
         public var accessLogInterval: Duration = .seconds(1)
+        /// How background deliveries to apps' callback URLs are retried.
+        public var deliveryRetry = DeliveryRetry()
+        /// Where apps' callback URLs may point.
+        public var callbackHosts = CallbackHosts.any
         /// PEM files of the certificate (chain) and private key the TCP listener serves HTTPS with; nil: plain HTTP.
         /// The Unix socket, reachable only on this machine by the daemon's user, stays plain.
         public var tls: (certificatePath: String, keyPath: String)?
@@ -94,9 +98,14 @@ public struct HealthDaemon: Sendable {
 
         // First in the group, so it stops last: the entries of the final requests are written.
         let recorder = AccessRecorder(log: AccessLog(database: database), interval: configuration.accessLogInterval, logger: logger)
-        let router = Self.router(database: database, recorder: recorder, configuration: configuration, logger: logger)
+        let deliveries = DeliveryWakeup()
+        let router = Self.router(database: database, recorder: recorder, deliveries: deliveries, configuration: configuration, logger: logger)
+        let deliverer = BackgroundDeliverer(queue: BackgroundDeliveryQueue(samples: SampleStore(database: database)),
+                                            registrations: AppRegistrations(database: database), retry: configuration.deliveryRetry,
+                                            hosts: configuration.callbackHosts, wakeup: deliveries, logger: logger)
         var services: [any Service] = [
             recorder,
+            deliverer,
             Application(router: router, configuration: .init(address: .unixDomainSocket(path: configuration.socketPath), serverName: "healthd"),
                         onServerRunning: { [configuration] _ in
                             chmod(configuration.socketPath, 0o600)
@@ -131,7 +140,7 @@ public struct HealthDaemon: Sendable {
     }
 
     /// The routes: the API document, and the API behind bearer authentication, quotas, size limits and problem answers.
-    static func router(database: HealthDatabase, recorder: AccessRecorder, configuration: Configuration,
+    static func router(database: HealthDatabase, recorder: AccessRecorder, deliveries: DeliveryWakeup, configuration: Configuration,
                        logger: Logger) -> Router<BasicRequestContext> {
         let registrations = AppRegistrations(database: database)
         let router = Router(context: BasicRequestContext.self)
@@ -146,10 +155,11 @@ public struct HealthDaemon: Sendable {
             Response(status: .ok, headers: [.contentType: "application/json"],
                      body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json + "\n")))
         }
-        let api = HealthAPIService(registrations: registrations, stores: AppStores(database: database), recorder: recorder)
+        let api = HealthAPIService(registrations: registrations, stores: AppStores(database: database), recorder: recorder,
+                                   deliveries: deliveries, callbackHosts: configuration.callbackHosts)
         // A fixed, valid URL: the API is served from the root.
         try! api.registerHandlers(on: router, serverURL: URL(string: "/")!,
-                                  configuration: .init(dateTranscoder: ExactDateTranscoder(), jsonEncodingOptions: [.sortedKeys]))
+                                  configuration: .init(dateTranscoder: ExactDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]))
         return router
     }
 }

@@ -132,6 +132,14 @@ package struct AppRegistrations: Sendable {
         }
     }
 
+    /// Whether an app with `bundleIdentifier` holds an approved registration (one the person has not revoked).
+    package func isApproved(_ bundleIdentifier: String) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM appRegistration WHERE bundleIdentifier = ? AND state = 'approved')",
+                              arguments: [bundleIdentifier]) ?? false
+        }
+    }
+
     /// The app a bearer token belongs to, or nil for a token that is unknown, malformed, or whose registration is not
     /// approved (revoked, denied): the caller answers 401 without saying which.
     package func app(forToken token: String) throws -> AppManifest? {

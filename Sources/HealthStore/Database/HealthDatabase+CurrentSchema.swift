@@ -71,7 +71,7 @@ extension HealthDatabase {
         CREATE TABLE "sourcePriority" ("type" TEXT NOT NULL, "sourceId" INTEGER NOT NULL REFERENCES "source"("id") ON DELETE CASCADE, "position" INTEGER NOT NULL CHECK ("position" >= 0), PRIMARY KEY ("type", "sourceId"), UNIQUE ("type", "position"))
         """#,
         #"""
-        CREATE TABLE "backgroundDelivery" ("app" TEXT NOT NULL, "type" TEXT NOT NULL, "frequency" INTEGER NOT NULL CHECK (("frequency" >= 1) AND ("frequency" <= 4)), "updatedAt" DOUBLE NOT NULL, PRIMARY KEY ("app", "type"))
+        CREATE TABLE "backgroundDelivery" ("app" TEXT NOT NULL, "type" TEXT NOT NULL, "frequency" INTEGER NOT NULL CHECK (("frequency" >= 1) AND ("frequency" <= 4)), "updatedAt" DOUBLE NOT NULL, "sampleMark" INTEGER NOT NULL DEFAULT 0, "deletedMark" INTEGER NOT NULL DEFAULT 0, "queuedAt" DOUBLE, PRIMARY KEY ("app", "type"))
         """#,
         #"""
         CREATE TABLE "typeSpan" ("type" TEXT PRIMARY KEY NOT NULL, "maxDuration" DOUBLE NOT NULL CHECK ("maxDuration" >= 0))
@@ -177,6 +177,15 @@ extension HealthDatabase {
         """#,
         #"""
         CREATE TABLE "authorizationRequest" ("id" TEXT PRIMARY KEY NOT NULL, "manifest" BLOB NOT NULL, "shareTypes" TEXT NOT NULL, "readTypes" TEXT NOT NULL, "requiredReadTypes" TEXT NOT NULL, "state" TEXT NOT NULL CHECK ("state" IN ('pending', 'decided', 'dismissed', 'expired')), "allowedShare" TEXT, "allowedRead" TEXT, "createdAt" DOUBLE NOT NULL, "answeredAt" DOUBLE) WITHOUT ROWID
+        """#,
+        #"""
+        CREATE TABLE "deliveryCallback" ("app" TEXT PRIMARY KEY NOT NULL, "url" TEXT NOT NULL, "secret" BLOB NOT NULL, "registeredAt" DOUBLE NOT NULL) WITHOUT ROWID
+        """#,
+        #"""
+        CREATE TABLE "delivery" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "uuid" TEXT NOT NULL UNIQUE, "app" TEXT NOT NULL, "types" TEXT NOT NULL, "createdAt" DOUBLE NOT NULL, "state" TEXT NOT NULL CHECK ("state" IN ('pending', 'delivered', 'failed', 'cancelled')), "attempts" INTEGER NOT NULL CHECK ("attempts" >= 0), "nextAttemptAt" DOUBLE NOT NULL, "deliveredAt" DOUBLE, "lastError" TEXT)
+        """#,
+        #"""
+        CREATE INDEX "delivery_pending" ON "delivery"("app", "id") WHERE "state" = 'pending'
         """#,
         #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)

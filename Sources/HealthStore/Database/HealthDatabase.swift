@@ -778,6 +778,41 @@ package final class HealthDatabase: Sendable {
                 t.column("answeredAt", .double)
             }
         }
+        migrator.registerMigration("v28: background deliveries to callback URLs") { db in
+            // Each app's callback URL and the key its deliveries are signed with (`health serve` delivers to it).
+            try db.create(table: "deliveryCallback", options: .withoutRowID) { t in
+                t.primaryKey("app", .text)
+                t.column("url", .text).notNull()
+                t.column("secret", .blob).notNull()
+                t.column("registeredAt", .double).notNull()
+            }
+            // Per enabled type, the store position up to which its changes were queued, and when the last delivery
+            // naming it was queued (its frequency counts from then). Types enabled before this version start now.
+            try db.alter(table: "backgroundDelivery") { t in
+                t.add(column: "sampleMark", .integer).notNull().defaults(to: 0)
+                t.add(column: "deletedMark", .integer).notNull().defaults(to: 0)
+                t.add(column: "queuedAt", .double)
+            }
+            try db.execute(sql: """
+                UPDATE backgroundDelivery SET sampleMark = (SELECT IFNULL(MAX(id), 0) FROM sample),
+                                              deletedMark = (SELECT IFNULL(MAX(id), 0) FROM deletedObject)
+                """)
+            // The queue: a delivery stays pending until its callback answers 2xx, or it gives up (failed), or is
+            // dropped (cancelled). `uuid` is the id the app sees.
+            try db.create(table: "delivery") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("uuid", .text).notNull().unique()
+                t.column("app", .text).notNull()
+                t.column("types", .text).notNull()
+                t.column("createdAt", .double).notNull()
+                t.column("state", .text).notNull().check { ["pending", "delivered", "failed", "cancelled"].contains($0) }
+                t.column("attempts", .integer).notNull().check { $0 >= 0 }
+                t.column("nextAttemptAt", .double).notNull()
+                t.column("deliveredAt", .double)
+                t.column("lastError", .text)
+            }
+            try db.create(index: "delivery_pending", on: "delivery", columns: ["app", "id"], condition: Column("state") == "pending")
+        }
         return migrator
     }()
 }

@@ -3,7 +3,9 @@ import GRDB
 package import HealthModel
 
 /// What each app asked with `enableBackgroundDelivery(for:frequency:)`: per type, how often its observer
-/// queries may be woken. Kept in the store so it outlives the process, as HealthKit keeps it across launches.
+/// queries may be woken. Kept in the store so it outlives the process, as HealthKit keeps it across launches. A type
+/// enabled here is delivered from now on (its mark is the store's newest position) to the app's callback URL, when it has
+/// one (``BackgroundDeliveryQueue``); enabling it again changes the frequency and keeps the mark.
 package struct BackgroundDeliveryStore: Sendable {
     package let database: HealthDatabase
 
@@ -17,7 +19,8 @@ package struct BackgroundDeliveryStore: Sendable {
         }
         try database.write { db in
             try db.execute(sql: """
-                INSERT INTO backgroundDelivery (app, type, frequency, updatedAt) VALUES (?, ?, ?, ?)
+                INSERT INTO backgroundDelivery (app, type, frequency, updatedAt, sampleMark, deletedMark)
+                VALUES (?, ?, ?, ?, (SELECT IFNULL(MAX(id), 0) FROM sample), (SELECT IFNULL(MAX(id), 0) FROM deletedObject))
                 ON CONFLICT (app, type) DO UPDATE SET frequency = excluded.frequency, updatedAt = excluded.updatedAt
                 """, arguments: [app, type.identifier, frequency.rawValue, Date().timeIntervalSinceReferenceDate])
         }

@@ -43,3 +43,17 @@ extension HealthPerson {
         try PendingAuthorizations(database: database).respond(id, response)
     }
 }
+
+/// Background deliveries the daemon made to apps' callback URLs (`health deliveries`).
+extension HealthPerson {
+    /// The deliveries that match, newest first, at most `limit`.
+    package func deliveries(app: String? = nil, state: BackgroundDeliveryQueue.State? = nil,
+                            limit: Int = 1_000) throws -> [BackgroundDeliveryQueue.Delivery] {
+        try BackgroundDeliveryQueue(samples: SampleStore(database: database)).deliveries(app: app, state: state, limit: limit)
+    }
+
+    /// Each app's callback URL, by app.
+    package func deliveryCallbacks() throws -> [BackgroundDeliveryQueue.Callback] {
+        try BackgroundDeliveryQueue(samples: SampleStore(database: database)).callbacks()
+    }
+}
