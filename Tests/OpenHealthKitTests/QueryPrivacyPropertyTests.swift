@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 /// The privacy rule as a property: for random stores, random grants and random queries, what an app gets from
 /// the real store equals what it gets from a store holding only what it may see (everything when it may read

@@ -1,13 +1,17 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import OpenHealthKit
+
+private let day0 = Date(timeIntervalSinceReferenceDate: 815_443_200)  // 2026-11-04 00:00:00 UTC
 
 /// The privacy rule as a property, against a model of it written without the engine: random apps save, delete and
 /// query while the person grants, revokes and turns guest mode on and off, and impostors try to register; after
 /// every step, every answer an app gets — samples, statistics, collections, sources, anchored changes and
 /// deletions, correlations, authorization status, counts of deletions, and every error — is what the model says
-/// that app may know. The suite runs a seeded slice; `OPENHEALTHKIT_PRIVACY_CASES=10000` runs the long one
-/// (see FUZZING.md).
+/// that app may know. It runs on both backends: the apps' stores opened in this process, and apps reaching
+/// `health serve` with their tokens while the person changes the same store. The suite runs a seeded slice;
+/// `OPENHEALTHKIT_PRIVACY_CASES=10000` runs the long one (see FUZZING.md).
 @Suite("Privacy (randomized property)")
 struct PrivacyPropertyTests {
     static let apps = ["com.example.a", "com.example.b", "com.example.c"]
@@ -17,30 +21,38 @@ struct PrivacyPropertyTests {
     static let slots = 40
     static let slotLength: TimeInterval = 1800
 
-    /// How many random cases to run: a seeded slice in `swift test`, more when asked.
-    static var caseCount: Int { ProcessInfo.processInfo.environment["OPENHEALTHKIT_PRIVACY_CASES"].flatMap(Int.init) ?? 10 }
+    /// How many random cases to run: a seeded slice in `swift test` (fewer through the daemon, where each case starts
+    /// one), more when asked.
+    static func caseCount(_ backend: Backend) -> Int {
+        ProcessInfo.processInfo.environment["OPENHEALTHKIT_PRIVACY_CASES"].flatMap(Int.init) ?? (backend == .embedded ? 10 : 4)
+    }
     /// Random steps per case, each followed by one app's queries.
     static var stepCount: Int { ProcessInfo.processInfo.environment["OPENHEALTHKIT_PRIVACY_STEPS"].flatMap(Int.init) ?? 30 }
 
-    @Test func everyAnswerIsWhatTheModelSaysTheAppMayKnow() async throws {
+    @Test(.timeLimit(.minutes(5)), arguments: Backend.allCases)
+    func everyAnswerIsWhatTheModelSaysTheAppMayKnow(_ backend: Backend) async throws {
         let first = ProcessInfo.processInfo.environment["OPENHEALTHKIT_PRIVACY_SEED"].flatMap(UInt64.init) ?? 1
+        let cases = Self.caseCount(backend)
         var findings: [String] = []
         var checks = 0
-        for seed in first..<(first + UInt64(Self.caseCount)) {
-            var world = try await World(seed: seed)
-            do {
-                try await world.run(steps: Self.stepCount)
-            } catch {
-                world.findings.append("seed \(seed): unexpected \(error)")
+        for seed in first..<(first + UInt64(cases)) {
+            let (caseChecks, caseFindings) = try await AppSession.with(backend) { session in
+                var world = try await World(seed: seed, session: session)
+                do {
+                    try await world.run(steps: Self.stepCount)
+                } catch {
+                    world.findings.append("seed \(seed): unexpected \(error)")
+                }
+                return (world.checks, world.findings)
             }
-            checks += world.checks
-            findings += world.findings.prefix(3)
+            checks += caseChecks
+            findings += caseFindings.prefix(3)
             if findings.count >= 10 { break }
-            try? FileManager.default.removeItem(at: world.folder)
         }
-        print("privacy property: \(Self.caseCount) cases of \(Self.stepCount) steps from seed \(first), \(checks) checks, \(findings.count) findings")
+        print("privacy property (\(backend)): \(cases) cases of \(Self.stepCount) steps from seed \(first), \(checks) checks, "
+              + "\(findings.count) findings")
         #expect(findings.isEmpty, "\(findings.joined(separator: "\n"))")
-        #expect(checks > Self.caseCount * Self.stepCount * 10, "the cases checked something")
+        #expect(checks > cases * Self.stepCount * 10, "the cases checked something")
     }
 }
 
@@ -85,7 +97,7 @@ private struct Model {
 private struct World {
     var random: PredicateRandom
     let seed: UInt64
-    let folder: URL
+    let session: AppSession
     let person: HealthPerson
     var stores: [String: HKHealthStore] = [:]
     var model = Model()
@@ -95,15 +107,15 @@ private struct World {
     var checks = 0
     var nextSlot = 0
 
-    init(seed: UInt64) async throws {
+    init(seed: UInt64, session: AppSession) async throws {
         self.seed = seed
+        self.session = session
         random = PredicateRandom(state: seed &* 0x9E37_79B9)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-privacy-\(seed)-\(UUID().uuidString)")
-        person = try HealthPerson(storeDirectory: folder)
+        person = try session.person()
         let types = Set(PrivacyPropertyTests.kinds.map(\.identifier) + [PrivacyPropertyTests.energy.identifier])
         for app in PrivacyPropertyTests.apps {
             let manifest = AppManifest(bundleIdentifier: app, name: app, shareUsageDescription: "Reads.", updateUsageDescription: "Writes.")
-            let store = HKHealthStore(configuration: .init(storeDirectory: folder, app: manifest, presenter: ScriptedPresenter(.allowAll)))
+            let store = try await session.app(manifest, answering: .allowAll)
             let all: Set<HKSampleType> = Set(PrivacyPropertyTests.kinds + [PrivacyPropertyTests.energy])
             try await store.requestAuthorization(toShare: all, read: all)
             stores[app] = store
@@ -296,7 +308,13 @@ private struct World {
         let identity = pick(["com.apple.Health", "com.apple.health.ABCDEF", "export.Withings", "healthrecords.city-hospital"]
                             + PrivacyPropertyTests.apps)
         let manifest = AppManifest(bundleIdentifier: identity, name: "Impostor", shareUsageDescription: "Reads.", updateUsageDescription: "Writes.")
-        let impostor = HKHealthStore(configuration: .init(storeDirectory: folder, app: manifest, presenter: ScriptedPresenter(.allowAll)))
+        guard session.backend == .embedded else {
+            // Through the daemon an impostor cannot even register: no token, nothing to call with, in guest mode too.
+            let answer = await outcome { _ = try await session.token(for: manifest) }
+            check(answer != nil, "impostor as \(identity) registered with the daemon")
+            return
+        }
+        let impostor = HKHealthStore(configuration: .init(storeDirectory: session.folder, app: manifest, presenter: ScriptedPresenter(.allowAll)))
         let answer = await outcome { try await impostor.requestAuthorization(toShare: [PrivacyPropertyTests.kinds[0]], read: [PrivacyPropertyTests.kinds[0]]) }
         if model.guest {
             // Guest mode asks nothing and grants nothing; the impostor still reads nothing as its own.
