@@ -161,19 +161,38 @@ package enum WireSample {
                                       data: Data(resource.data.data), sourceURL: resource.sourceURL.flatMap(URL.init(string:)), fhirVersion: version)
             return HKClinicalRecord(type: type, displayName: clinical.displayName, fhirResource: fhir, received: wire.startDate, uuid: uuid,
                                     sourceRevision: revision)
+        case is HKElectrocardiogramType:
+            guard let ecg = wire.electrocardiogram else { throw field("electrocardiogram", "an electrocardiogram needs its electrocardiogram fields") }
+            let perMinute = HKUnit.count().unitDivided(by: .minute())
+            return HKElectrocardiogram(
+                start: wire.startDate, end: wire.endDate, numberOfVoltageMeasurements: ecg.numberOfVoltageMeasurements,
+                samplingFrequency: try ecg.samplingFrequency.map { try self.quantity($0, at: pointer + "/electrocardiogram/samplingFrequency", units: &units) },
+                classification: HKElectrocardiogram.Classification(rawValue: ecg.classification) ?? .unrecognized,
+                averageHeartRate: try ecg.averageHeartRate.map {
+                    try self.quantity($0, at: pointer + "/electrocardiogram/averageHeartRate", units: &units)
+                }.map { HKQuantity(unit: perMinute, doubleValue: $0.doubleValue(for: perMinute)) },
+                symptomsStatus: HKElectrocardiogram.SymptomsStatus(rawValue: ecg.symptomsStatus) ?? .notSet,
+                uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
+        case let type as HKSeriesType where type == HKSeriesType.heartbeat():
+            return HKHeartbeatSeriesSample(count: wire.count ?? 0, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
+                                           sourceRevision: revision, device: device)
         default:
-            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples can)")
+            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples, clinical records, electrocardiograms and heartbeat series can)")
         }
     }
 
-    /// Whether `sample` can travel as a `Sample` (quantity, category, workout and correlation samples and clinical records, for now).
+    /// Whether `object` can travel to the daemon to be saved: quantity, category, workout and correlation samples, and
+    /// clinical records (which the daemon refuses as the embedded store does), for now.
     package static func canCarry(_ object: HKObject) -> Bool {
-        (object as? HKSample).map { carries($0.sampleType) } ?? false
+        guard let type = (object as? HKSample)?.sampleType else { return false }
+        return type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKClinicalType
     }
 
-    /// Whether the samples of `type` can travel as `Sample`s.
+    /// Whether the samples of `type` come back through the daemon as `Sample`s: those an app saves, and the read-only
+    /// clinical records, electrocardiograms and heartbeat series (whose beats come from `/v1/queries/heartbeats`).
     package static func carries(_ type: HKSampleType) -> Bool {
         type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKClinicalType
+            || type is HKElectrocardiogramType || type == HKSeriesType.heartbeat()
     }
 
     /// `sample` as the API's JSON.
@@ -197,6 +216,13 @@ package enum WireSample {
                 .init(resourceType: resource.resourceType.rawValue, identifier: resource.identifier, data: .init(resource.data),
                       sourceURL: resource.sourceURL?.absoluteString, fhirVersion: resource.fhirVersion.stringRepresentation)
             })
+        case let ecg as HKElectrocardiogram:
+            wire.electrocardiogram = .init(classification: ecg.classification.rawValue, symptomsStatus: ecg.symptomsStatus.rawValue,
+                                           averageHeartRate: ecg.averageHeartRate.map(wireQuantity),
+                                           samplingFrequency: ecg.samplingFrequency.map(wireQuantity),
+                                           numberOfVoltageMeasurements: ecg.numberOfVoltageMeasurements)
+        case let series as HKHeartbeatSeriesSample:
+            wire.count = series.count
         case let correlation as HKCorrelation:
             wire.objects = correlation.objects.sorted { ($0.startDate, $0.sampleType.identifier, $0.uuid.uuidString) < ($1.startDate, $1.sampleType.identifier, $1.uuid.uuidString) }
                 .map { member($0) }

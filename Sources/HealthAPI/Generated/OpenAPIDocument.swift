@@ -1956,6 +1956,176 @@ package enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/queries/electrocardiogram-voltages": {
+      "post": {
+        "operationId": "queryElectrocardiogramVoltages",
+        "tags": [
+          "queries"
+        ],
+        "summary": "HKElectrocardiogramQuery: an electrocardiogram's voltages.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/SeriesReference"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The voltages.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Voltages"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such sample is available to this app: one it may not read and one that does not exist look alike.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "description": "The electrocardiogram must be one the app may see (its own, or any when the person lets it read electrocardiograms)."
+      }
+    },
+    "/v1/queries/heartbeats": {
+      "post": {
+        "operationId": "queryHeartbeats",
+        "tags": [
+          "queries"
+        ],
+        "summary": "HKHeartbeatSeriesQuery: a heartbeat series' beats.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/SeriesReference"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The beats, in order.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Heartbeats"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such sample is available to this app: one it may not read and one that does not exist look alike.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "description": "The series must be one the app may see (its own, or any when the person lets it read heartbeat series)."
+      }
     }
   },
   "components": {
@@ -2233,7 +2403,7 @@ package enum OpenAPIDocument {
           "endDate"
         ],
         "additionalProperties": false,
-        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a correlation (with `objects`) or a clinical record (with `clinical`, read only).",
+        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a correlation (with `objects`) a clinical record (with `clinical`, read only), an electrocardiogram (with `electrocardiogram`, read only) or a heartbeat series (its beats in `count`, read only).",
         "properties": {
           "uuid": {
             "type": "string",
@@ -2291,6 +2461,9 @@ package enum OpenAPIDocument {
           },
           "clinical": {
             "$ref": "#/components/schemas/ClinicalRecord"
+          },
+          "electrocardiogram": {
+            "$ref": "#/components/schemas/Electrocardiogram"
           }
         }
       },
@@ -3524,6 +3697,104 @@ package enum OpenAPIDocument {
           "attempt": {
             "type": "integer",
             "description": "1 for the first attempt, then 2, 3…"
+          }
+        }
+      },
+      "Electrocardiogram": {
+        "type": "object",
+        "required": [
+          "classification",
+          "symptomsStatus",
+          "numberOfVoltageMeasurements"
+        ],
+        "additionalProperties": false,
+        "description": "An electrocardiogram's conclusion (HKElectrocardiogram); its voltages come from `POST /v1/queries/electrocardiogram-voltages`. Read only: apps cannot save electrocardiograms.",
+        "properties": {
+          "classification": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100,
+            "description": "HKElectrocardiogram.Classification's raw value."
+          },
+          "symptomsStatus": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 10,
+            "description": "HKElectrocardiogram.SymptomsStatus's raw value."
+          },
+          "averageHeartRate": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "samplingFrequency": {
+            "$ref": "#/components/schemas/Quantity"
+          },
+          "numberOfVoltageMeasurements": {
+            "type": "integer",
+            "minimum": 0
+          }
+        }
+      },
+      "SeriesReference": {
+        "type": "object",
+        "required": [
+          "uuid"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "uuid": {
+            "type": "string",
+            "maxLength": 64,
+            "description": "The sample's UUID."
+          }
+        }
+      },
+      "Voltages": {
+        "type": "object",
+        "required": [
+          "microvolts"
+        ],
+        "properties": {
+          "microvolts": {
+            "type": "array",
+            "items": {
+              "type": "number"
+            },
+            "description": "The voltages in order, one every 1/samplingFrequency seconds from the sample's start."
+          },
+          "samplingFrequency": {
+            "type": "number",
+            "description": "In hertz, as stored."
+          }
+        }
+      },
+      "Heartbeats": {
+        "type": "object",
+        "required": [
+          "beats"
+        ],
+        "properties": {
+          "beats": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Heartbeat"
+            }
+          }
+        }
+      },
+      "Heartbeat": {
+        "type": "object",
+        "required": [
+          "timeSinceSeriesStart",
+          "precededByGap"
+        ],
+        "properties": {
+          "timeSinceSeriesStart": {
+            "type": "number",
+            "description": "Seconds from the series' start."
+          },
+          "precededByGap": {
+            "type": "boolean",
+            "description": "Whether beats may be missing just before this one."
           }
         }
       }

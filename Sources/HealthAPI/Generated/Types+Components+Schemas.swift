@@ -492,7 +492,7 @@ extension Components {
                 case operatingSystemVersion
             }
         }
-        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a correlation (with `objects`) or a clinical record (with `clinical`, read only).
+        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a correlation (with `objects`) a clinical record (with `clinical`, read only), an electrocardiogram (with `electrocardiogram`, read only) or a heartbeat series (its beats in `count`, read only).
         ///
         /// - Remark: Generated from `#/components/schemas/Sample`.
         package struct Sample: Codable, Hashable, Sendable {
@@ -550,6 +550,8 @@ extension Components {
             package var objects: [Components.Schemas.CorrelationMember]?
             /// - Remark: Generated from `#/components/schemas/Sample/clinical`.
             package var clinical: Components.Schemas.ClinicalRecord?
+            /// - Remark: Generated from `#/components/schemas/Sample/electrocardiogram`.
+            package var electrocardiogram: Components.Schemas.Electrocardiogram?
             /// Creates a new `Sample`.
             ///
             /// - Parameters:
@@ -567,6 +569,7 @@ extension Components {
             ///   - workout:
             ///   - objects: A correlation's samples (quantity and category samples), e.g. a blood pressure reading's systolic and diastolic samples.
             ///   - clinical:
+            ///   - electrocardiogram:
             package init(
                 uuid: Swift.String,
                 _type: Swift.String,
@@ -581,7 +584,8 @@ extension Components {
                 series: Components.Schemas.SeriesSummary? = nil,
                 workout: Components.Schemas.Workout? = nil,
                 objects: [Components.Schemas.CorrelationMember]? = nil,
-                clinical: Components.Schemas.ClinicalRecord? = nil
+                clinical: Components.Schemas.ClinicalRecord? = nil,
+                electrocardiogram: Components.Schemas.Electrocardiogram? = nil
             ) {
                 self.uuid = uuid
                 self._type = _type
@@ -597,6 +601,7 @@ extension Components {
                 self.workout = workout
                 self.objects = objects
                 self.clinical = clinical
+                self.electrocardiogram = electrocardiogram
             }
             package enum CodingKeys: String, CodingKey {
                 case uuid
@@ -613,6 +618,7 @@ extension Components {
                 case workout
                 case objects
                 case clinical
+                case electrocardiogram
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -672,6 +678,10 @@ extension Components {
                     Components.Schemas.ClinicalRecord.self,
                     forKey: .clinical
                 )
+                self.electrocardiogram = try container.decodeIfPresent(
+                    Components.Schemas.Electrocardiogram.self,
+                    forKey: .electrocardiogram
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "uuid",
                     "type",
@@ -686,7 +696,8 @@ extension Components {
                     "series",
                     "workout",
                     "objects",
-                    "clinical"
+                    "clinical",
+                    "electrocardiogram"
                 ])
             }
         }
@@ -3231,6 +3242,179 @@ extension Components {
                 case types
                 case queuedAt
                 case attempt
+            }
+        }
+        /// An electrocardiogram's conclusion (HKElectrocardiogram); its voltages come from `POST /v1/queries/electrocardiogram-voltages`. Read only: apps cannot save electrocardiograms.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Electrocardiogram`.
+        package struct Electrocardiogram: Codable, Hashable, Sendable {
+            /// HKElectrocardiogram.Classification's raw value.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Electrocardiogram/classification`.
+            package var classification: Swift.Int
+            /// HKElectrocardiogram.SymptomsStatus's raw value.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Electrocardiogram/symptomsStatus`.
+            package var symptomsStatus: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Electrocardiogram/averageHeartRate`.
+            package var averageHeartRate: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/Electrocardiogram/samplingFrequency`.
+            package var samplingFrequency: Components.Schemas.Quantity?
+            /// - Remark: Generated from `#/components/schemas/Electrocardiogram/numberOfVoltageMeasurements`.
+            package var numberOfVoltageMeasurements: Swift.Int
+            /// Creates a new `Electrocardiogram`.
+            ///
+            /// - Parameters:
+            ///   - classification: HKElectrocardiogram.Classification's raw value.
+            ///   - symptomsStatus: HKElectrocardiogram.SymptomsStatus's raw value.
+            ///   - averageHeartRate:
+            ///   - samplingFrequency:
+            ///   - numberOfVoltageMeasurements:
+            package init(
+                classification: Swift.Int,
+                symptomsStatus: Swift.Int,
+                averageHeartRate: Components.Schemas.Quantity? = nil,
+                samplingFrequency: Components.Schemas.Quantity? = nil,
+                numberOfVoltageMeasurements: Swift.Int
+            ) {
+                self.classification = classification
+                self.symptomsStatus = symptomsStatus
+                self.averageHeartRate = averageHeartRate
+                self.samplingFrequency = samplingFrequency
+                self.numberOfVoltageMeasurements = numberOfVoltageMeasurements
+            }
+            package enum CodingKeys: String, CodingKey {
+                case classification
+                case symptomsStatus
+                case averageHeartRate
+                case samplingFrequency
+                case numberOfVoltageMeasurements
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.classification = try container.decode(
+                    Swift.Int.self,
+                    forKey: .classification
+                )
+                self.symptomsStatus = try container.decode(
+                    Swift.Int.self,
+                    forKey: .symptomsStatus
+                )
+                self.averageHeartRate = try container.decodeIfPresent(
+                    Components.Schemas.Quantity.self,
+                    forKey: .averageHeartRate
+                )
+                self.samplingFrequency = try container.decodeIfPresent(
+                    Components.Schemas.Quantity.self,
+                    forKey: .samplingFrequency
+                )
+                self.numberOfVoltageMeasurements = try container.decode(
+                    Swift.Int.self,
+                    forKey: .numberOfVoltageMeasurements
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "classification",
+                    "symptomsStatus",
+                    "averageHeartRate",
+                    "samplingFrequency",
+                    "numberOfVoltageMeasurements"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SeriesReference`.
+        package struct SeriesReference: Codable, Hashable, Sendable {
+            /// The sample's UUID.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SeriesReference/uuid`.
+            package var uuid: Swift.String
+            /// Creates a new `SeriesReference`.
+            ///
+            /// - Parameters:
+            ///   - uuid: The sample's UUID.
+            package init(uuid: Swift.String) {
+                self.uuid = uuid
+            }
+            package enum CodingKeys: String, CodingKey {
+                case uuid
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.uuid = try container.decode(
+                    Swift.String.self,
+                    forKey: .uuid
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "uuid"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Voltages`.
+        package struct Voltages: Codable, Hashable, Sendable {
+            /// The voltages in order, one every 1/samplingFrequency seconds from the sample's start.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Voltages/microvolts`.
+            package var microvolts: [Swift.Double]
+            /// In hertz, as stored.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Voltages/samplingFrequency`.
+            package var samplingFrequency: Swift.Double?
+            /// Creates a new `Voltages`.
+            ///
+            /// - Parameters:
+            ///   - microvolts: The voltages in order, one every 1/samplingFrequency seconds from the sample's start.
+            ///   - samplingFrequency: In hertz, as stored.
+            package init(
+                microvolts: [Swift.Double],
+                samplingFrequency: Swift.Double? = nil
+            ) {
+                self.microvolts = microvolts
+                self.samplingFrequency = samplingFrequency
+            }
+            package enum CodingKeys: String, CodingKey {
+                case microvolts
+                case samplingFrequency
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Heartbeats`.
+        package struct Heartbeats: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Heartbeats/beats`.
+            package var beats: [Components.Schemas.Heartbeat]
+            /// Creates a new `Heartbeats`.
+            ///
+            /// - Parameters:
+            ///   - beats:
+            package init(beats: [Components.Schemas.Heartbeat]) {
+                self.beats = beats
+            }
+            package enum CodingKeys: String, CodingKey {
+                case beats
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Heartbeat`.
+        package struct Heartbeat: Codable, Hashable, Sendable {
+            /// Seconds from the series' start.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Heartbeat/timeSinceSeriesStart`.
+            package var timeSinceSeriesStart: Swift.Double
+            /// Whether beats may be missing just before this one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Heartbeat/precededByGap`.
+            package var precededByGap: Swift.Bool
+            /// Creates a new `Heartbeat`.
+            ///
+            /// - Parameters:
+            ///   - timeSinceSeriesStart: Seconds from the series' start.
+            ///   - precededByGap: Whether beats may be missing just before this one.
+            package init(
+                timeSinceSeriesStart: Swift.Double,
+                precededByGap: Swift.Bool
+            ) {
+                self.timeSinceSeriesStart = timeSinceSeriesStart
+                self.precededByGap = precededByGap
+            }
+            package enum CodingKeys: String, CodingKey {
+                case timeSinceSeriesStart
+                case precededByGap
             }
         }
     }

@@ -146,6 +146,20 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/background-delivery-callback`.
     /// - Remark: Generated from `#/paths//v1/background-delivery-callback/delete(removeDeliveryCallback)`.
     func removeDeliveryCallback(_ input: Operations.RemoveDeliveryCallback.Input) async throws -> Operations.RemoveDeliveryCallback.Output
+    /// HKElectrocardiogramQuery: an electrocardiogram's voltages.
+    ///
+    /// The electrocardiogram must be one the app may see (its own, or any when the person lets it read electrocardiograms).
+    ///
+    /// - Remark: HTTP `POST /v1/queries/electrocardiogram-voltages`.
+    /// - Remark: Generated from `#/paths//v1/queries/electrocardiogram-voltages/post(queryElectrocardiogramVoltages)`.
+    func queryElectrocardiogramVoltages(_ input: Operations.QueryElectrocardiogramVoltages.Input) async throws -> Operations.QueryElectrocardiogramVoltages.Output
+    /// HKHeartbeatSeriesQuery: a heartbeat series' beats.
+    ///
+    /// The series must be one the app may see (its own, or any when the person lets it read heartbeat series).
+    ///
+    /// - Remark: HTTP `POST /v1/queries/heartbeats`.
+    /// - Remark: Generated from `#/paths//v1/queries/heartbeats/post(queryHeartbeats)`.
+    func queryHeartbeats(_ input: Operations.QueryHeartbeats.Input) async throws -> Operations.QueryHeartbeats.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -464,6 +478,36 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/background-delivery-callback/delete(removeDeliveryCallback)`.
     package func removeDeliveryCallback(headers: Operations.RemoveDeliveryCallback.Input.Headers = .init()) async throws -> Operations.RemoveDeliveryCallback.Output {
         try await removeDeliveryCallback(Operations.RemoveDeliveryCallback.Input(headers: headers))
+    }
+    /// HKElectrocardiogramQuery: an electrocardiogram's voltages.
+    ///
+    /// The electrocardiogram must be one the app may see (its own, or any when the person lets it read electrocardiograms).
+    ///
+    /// - Remark: HTTP `POST /v1/queries/electrocardiogram-voltages`.
+    /// - Remark: Generated from `#/paths//v1/queries/electrocardiogram-voltages/post(queryElectrocardiogramVoltages)`.
+    package func queryElectrocardiogramVoltages(
+        headers: Operations.QueryElectrocardiogramVoltages.Input.Headers = .init(),
+        body: Operations.QueryElectrocardiogramVoltages.Input.Body
+    ) async throws -> Operations.QueryElectrocardiogramVoltages.Output {
+        try await queryElectrocardiogramVoltages(Operations.QueryElectrocardiogramVoltages.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// HKHeartbeatSeriesQuery: a heartbeat series' beats.
+    ///
+    /// The series must be one the app may see (its own, or any when the person lets it read heartbeat series).
+    ///
+    /// - Remark: HTTP `POST /v1/queries/heartbeats`.
+    /// - Remark: Generated from `#/paths//v1/queries/heartbeats/post(queryHeartbeats)`.
+    package func queryHeartbeats(
+        headers: Operations.QueryHeartbeats.Input.Headers = .init(),
+        body: Operations.QueryHeartbeats.Input.Body
+    ) async throws -> Operations.QueryHeartbeats.Output {
+        try await queryHeartbeats(Operations.QueryHeartbeats.Input(
+            headers: headers,
+            body: body
+        ))
     }
 }
 

@@ -66,3 +66,38 @@ extension HealthAPIService {
         }
     }
 }
+
+/// The data of series samples, for the queries that read it (`HKElectrocardiogramQuery`, `HKHeartbeatSeriesQuery`): only
+/// of a sample the app may see; a hidden one is the same 404 as an absent one.
+extension HealthAPIService {
+    func queryElectrocardiogramVoltages(_ input: Operations.QueryElectrocardiogramVoltages.Input) async throws
+        -> Operations.QueryElectrocardiogramVoltages.Output
+    {
+        let reference = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        let uuid = try Self.uuid(reference.uuid)
+        let type = HKObjectType.electrocardiogramType().identifier
+        return try await logged("query", attempted: [type: 0]) { store in
+            let (frequency, microvolts) = try await store.backend().electrocardiogramVoltages(of: uuid)
+            return (.ok(.init(body: .json(.init(microvolts: microvolts, samplingFrequency: frequency)))), [type: 1])
+        }
+    }
+
+    func queryHeartbeats(_ input: Operations.QueryHeartbeats.Input) async throws -> Operations.QueryHeartbeats.Output {
+        let reference = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        let uuid = try Self.uuid(reference.uuid)
+        let type = HKSeriesType.heartbeat().identifier
+        return try await logged("query", attempted: [type: 0]) { store in
+            let beats = try await store.backend().heartbeats(of: uuid)
+            let wires = beats.map { Components.Schemas.Heartbeat(timeSinceSeriesStart: $0.offset, precededByGap: $0.precededByGap) }
+            return (.ok(.init(body: .json(.init(beats: wires)))), [type: 1])
+        }
+    }
+
+    /// The UUID a request names at `/uuid`, or a 400 saying it is not one.
+    private static func uuid(_ text: String) throws -> UUID {
+        guard let uuid = UUID(uuidString: text) else {
+            throw Problem(.badRequest, "invalid UUID", detail: "/uuid: \"\(text)\" is not a UUID", code: .errorInvalidArgument, field: "/uuid")
+        }
+        return uuid
+    }
+}

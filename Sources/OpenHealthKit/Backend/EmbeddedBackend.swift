@@ -124,6 +124,24 @@ package struct EmbeddedBackend: HealthBackend {
         try ActivitySummaryStore(database: samples.database).summaries(matching: filter, visibleTo: app.bundleIdentifier).summaries
     }
 
+    package func electrocardiogramVoltages(of uuid: UUID) async throws -> (samplingFrequency: Double?, microvolts: [Double]) {
+        let ecg = try await visibleSample(uuid, of: HKObjectType.electrocardiogramType(), named: "electrocardiogram") as? HKElectrocardiogram
+        return (ecg?.samplingFrequency?.doubleValue(for: .hertz()), try samples.voltages(of: uuid))
+    }
+
+    package func heartbeats(of uuid: UUID) async throws -> [HeartbeatSeriesBeat] {
+        _ = try await visibleSample(uuid, of: HKSeriesType.heartbeat(), named: "heartbeat series")
+        return try samples.beats(of: uuid)
+    }
+
+    /// The sample `uuid` of `type` when the app may see it; `errorNoData` naming it otherwise (hidden and absent alike).
+    private func visibleSample(_ uuid: UUID, of type: HKSampleType, named name: String) async throws -> HKSample {
+        guard let sample = try await samples(of: type, matching: .uuids([uuid]), order: [], limit: 1).first else {
+            throw HKError(.errorNoData, "no \(name) \(uuid) is available to this app")
+        }
+        return sample
+    }
+
     package func characteristic(_ type: HKCharacteristicTypeIdentifier) throws -> String? {
         try CharacteristicStore(database: samples.database).value(type, visibleTo: app.bundleIdentifier)
     }

@@ -51,6 +51,11 @@ package protocol HealthBackend: Sendable {
     func disableBackgroundDelivery(for type: HKObjectType?) async throws
     /// The frequency the app enabled for the type, nil when none (its observers are woken for every change).
     func backgroundDeliveryFrequency(for type: String) async throws -> HKUpdateFrequency?
+    /// The voltages (microvolts, in order) of electrocardiogram `uuid` and its stored sampling frequency (hertz), when
+    /// the app may see it; `errorNoData` otherwise, the same whether it is hidden or absent.
+    func electrocardiogramVoltages(of uuid: UUID) async throws -> (samplingFrequency: Double?, microvolts: [Double])
+    /// The beats of heartbeat series `uuid`, in order, when the app may see it; `errorNoData` otherwise.
+    func heartbeats(of uuid: UUID) async throws -> [HeartbeatSeriesBeat]
     /// The statistics of what the app may see that `plan` selects (`nil`: no such sample), sources merged by `mergeMode`.
     func statistics(_ plan: StatisticsPlan, mergeMode: HKStatisticsMergeMode) async throws -> HKStatistics?
     /// The same per interval: a statistics collection.

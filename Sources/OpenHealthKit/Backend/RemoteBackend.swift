@@ -239,6 +239,18 @@ package struct RemoteBackend: HealthBackend {
         do { return try WireActivitySummary.stored(list.summaries) } catch let error as WireFieldError { throw unreadable(error.field, error.message) }
     }
 
+    package func electrocardiogramVoltages(of uuid: UUID) async throws -> (samplingFrequency: Double?, microvolts: [Double]) {
+        let answer = try await call {
+            try await client.queryElectrocardiogramVoltages(body: .json(.init(uuid: uuid.uuidString))).ok.body.json
+        }
+        return (answer.samplingFrequency, answer.microvolts)
+    }
+
+    package func heartbeats(of uuid: UUID) async throws -> [HeartbeatSeriesBeat] {
+        let answer = try await call { try await client.queryHeartbeats(body: .json(.init(uuid: uuid.uuidString))).ok.body.json }
+        return answer.beats.map { HeartbeatSeriesBeat(offset: $0.timeSinceSeriesStart, precededByGap: $0.precededByGap) }
+    }
+
     package func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {
         let wire: Components.Schemas.BackgroundDelivery.FrequencyPayload = switch frequency {
         case .immediate: .immediate
@@ -292,7 +304,7 @@ package struct RemoteBackend: HealthBackend {
     /// Samples of types the API does not carry yet fail here, saying so, rather than come back as bare samples.
     private func checkCarried(_ type: HKSampleType) throws {
         guard WireSample.carries(type) else {
-            throw HKError(.errorHealthDataUnavailable, "\(type.identifier) samples do not go through the health daemon yet (quantity, category, workout and correlation samples do)")
+            throw HKError(.errorHealthDataUnavailable, "\(type.identifier) samples do not go through the health daemon yet (quantity, category, workout and correlation samples, clinical records, electrocardiograms and heartbeat series do)")
         }
     }
 

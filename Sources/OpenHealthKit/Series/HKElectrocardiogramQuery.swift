@@ -40,10 +40,9 @@ open class HKElectrocardiogramQuery: HKQuery, @unchecked Sendable {
     /// The measurements, when the reader of `store` may see the electrocardiogram: each voltage at its time, from the
     /// sampling frequency.
     static func measurements(of ecg: HKElectrocardiogram, on store: HKHealthStore) async throws -> [HKElectrocardiogram.VoltageMeasurement] {
-        let stored = try await SampleQueryPlan.visibleSample(ecg.uuid, of: HKObjectType.electrocardiogramType(), named: "electrocardiogram", on: store)
-            as? HKElectrocardiogram
-        let hertz = stored?.samplingFrequency?.doubleValue(for: .hertz()) ?? 0
-        return try store.sampleStore().voltages(of: ecg.uuid).enumerated().map { index, microvolts in
+        let (frequency, voltages) = try await store.backend().electrocardiogramVoltages(of: ecg.uuid)
+        let hertz = frequency ?? 0
+        return voltages.enumerated().map { index, microvolts in
             HKElectrocardiogram.VoltageMeasurement(timeSinceSampleStart: hertz > 0 ? Double(index) / hertz : 0, microvolts: microvolts)
         }
     }

@@ -31,8 +31,7 @@ open class HKHeartbeatSeriesQuery: HKQuery, @unchecked Sendable {
 
     /// The series' beats, when the reader of `store` may see the series.
     static func beats(of series: HKHeartbeatSeriesSample, on store: HKHealthStore) async throws -> [HeartbeatSeriesBeat] {
-        _ = try await SampleQueryPlan.visibleSample(series.uuid, of: HKSeriesType.heartbeat(), named: "heartbeat series", on: store)
-        return try store.sampleStore().beats(of: series.uuid)
+        try await store.backend().heartbeats(of: series.uuid)
     }
 }
 
