@@ -176,8 +176,11 @@ package enum WireSample {
         case let type as HKSeriesType where type == HKSeriesType.heartbeat():
             return HKHeartbeatSeriesSample(count: wire.count ?? 0, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
                                            sourceRevision: revision, device: device)
+        case let type as HKSeriesType where type == HKSeriesType.workoutRoute():
+            return HKWorkoutRoute(count: wire.count ?? 0, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
+                                  sourceRevision: revision, device: device)
         default:
-            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples, clinical records, electrocardiograms and heartbeat series can)")
+            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples, clinical records, electrocardiograms, heartbeat series and workout routes can)")
         }
     }
 
@@ -189,10 +192,11 @@ package enum WireSample {
     }
 
     /// Whether the samples of `type` come back through the daemon as `Sample`s: those an app saves, and the read-only
-    /// clinical records, electrocardiograms and heartbeat series (whose beats come from `/v1/queries/heartbeats`).
+    /// clinical records, electrocardiograms, heartbeat series and workout routes (whose data come from the queries of
+    /// `/v1/queries/electrocardiogram-voltages`, `/heartbeats` and `/route-locations`).
     package static func carries(_ type: HKSampleType) -> Bool {
         type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKClinicalType
-            || type is HKElectrocardiogramType || type == HKSeriesType.heartbeat()
+            || type is HKElectrocardiogramType || type == HKSeriesType.heartbeat() || type == HKSeriesType.workoutRoute()
     }
 
     /// `sample` as the API's JSON.
@@ -223,6 +227,8 @@ package enum WireSample {
                                            numberOfVoltageMeasurements: ecg.numberOfVoltageMeasurements)
         case let series as HKHeartbeatSeriesSample:
             wire.count = series.count
+        case let route as HKWorkoutRoute:
+            wire.count = route.count
         case let correlation as HKCorrelation:
             wire.objects = correlation.objects.sorted { ($0.startDate, $0.sampleType.identifier, $0.uuid.uuidString) < ($1.startDate, $1.sampleType.identifier, $1.uuid.uuidString) }
                 .map { member($0) }

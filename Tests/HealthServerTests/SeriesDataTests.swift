@@ -1,6 +1,7 @@
 import Foundation
 import HealthStore
 import NIOHTTP1
+import Synchronization
 import Testing
 @testable import OpenHealthKit
 
@@ -24,6 +25,32 @@ private func importRecordings(into folder: URL) throws -> (HKElectrocardiogram, 
         metadata: nil, sourceRevision: watch, device: nil)
     try SampleStore(database: HealthDatabase(directory: folder)).importSamples([ecg, series])
     return (ecg, series)
+}
+
+private let steps = HKQuantityType(.stepCount)
+
+/// Every location an `HKWorkoutRouteQuery` delivers, until `done`.
+private func locations(_ route: HKWorkoutRoute, in interval: DateInterval? = nil, on store: HKHealthStore) async throws -> [CLLocation] {
+    let batches = Mutex<[CLLocation]>([])
+    return try await withCheckedThrowingContinuation { continuation in
+        let handler: HKWorkoutRouteQuery.DataHandler = { _, locations, done, error in
+            if let error { return continuation.resume(throwing: error) }
+            batches.withLock { $0 += locations ?? [] }
+            if done { continuation.resume(returning: batches.withLock { $0 }) }
+        }
+        store.execute(interval.map { HKWorkoutRouteQuery(route: route, dateInterval: $0, dataHandler: handler) }
+                      ?? HKWorkoutRouteQuery(route: route, dataHandler: handler))
+    }
+}
+
+/// What an `HKQuantitySeriesSampleQuery` of steps gives: each quantity (count), its interval and its sample's UUID.
+private func seriesQuantities(_ store: HKHealthStore) async throws -> [(Double, DateInterval, UUID?)] {
+    var quantities: [(Double, DateInterval, UUID?)] = []
+    let descriptor = HKQuantitySeriesSampleQueryDescriptor(predicate: .quantitySample(type: steps), options: .includeSample)
+    for try await result in descriptor.results(for: store) {
+        quantities.append((result.quantity.doubleValue(for: .count()), result.dateInterval, result.sample?.uuid))
+    }
+    return quantities
 }
 
 /// The code of the error `body` throws, nil when it throws none.
@@ -94,6 +121,61 @@ struct SeriesDataTests {
         }
     }
 
+    /// A route from the person's export (two locations), found by its workout and read whole and by interval.
+    @Test(arguments: Backend.allCases)
+    func aWorkoutRouteAndItsLocationsComeBackAsImported(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let store = try await session.app(.steps, answering: .allowAll)
+            try await store.requestAuthorization(toShare: [], read: [HKObjectType.workoutType(), HKSeriesType.workoutRoute()])
+            let export = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/apple-health-export/dogsheep_healthkit-to-sqlite/export.xml")
+            _ = try session.person().importExport(at: export)
+            let workout = try #require(try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store).first)
+            let routes = try await HKSampleQueryDescriptor(predicates: [.workoutRoute(HKQuery.predicateForObjects(from: workout))], sortDescriptors: [])
+                .result(for: store)
+            let route = try #require(routes.first)
+            #expect(routes.count == 1 && route.count == 2 && route.sourceRevision.source.name == "Simon’s iPhone")
+            let points = try await locations(route, on: store)
+            #expect(points.map(\.altitude) == [21.2694, 21.2677])
+            #expect(points[0].coordinate == CLLocationCoordinate2D(latitude: 37.7777, longitude: -122.426))
+            #expect(points[0].horizontalAccuracy == 2.40948 && points[0].course == -1 && points[0].speed == 2.48034)
+            #expect(points.map(\.timestamp) == [Date(timeIntervalSince1970: 1_479_133_544), Date(timeIntervalSince1970: 1_479_133_544)])
+            // Both locations are of the same second: an interval holding it gives both, one before it none.
+            let during = try await locations(route, in: DateInterval(start: points[0].timestamp, duration: 1), on: store)
+            #expect(during.map(\.altitude) == [21.2694, 21.2677])
+            #expect(try await locations(route, in: DateInterval(start: points[0].timestamp.addingTimeInterval(-60), duration: 30), on: store).isEmpty)
+        }
+    }
+
+    /// Another app's series sample (three quantities) is read quantity by quantity by an app that may read steps, and
+    /// not at all by one that may not.
+    @Test(arguments: Backend.allCases)
+    func aSeriesSampleIsReadQuantityByQuantity(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            // The series, saved by another app through the engine in this process.
+            let other = HKHealthStore(configuration: .init(storeDirectory: session.folder, app: .other, presenter: ScriptedPresenter(.allowAll)))
+            try await other.requestAuthorization(toShare: [steps], read: [])
+            let builder = HKQuantitySeriesSampleBuilder(healthStore: other, quantityType: steps, startDate: recorded, device: nil)
+            for (minute, count) in [(0, 10.0), (1, 20.0), (2, 30.0)] {
+                try builder.insert(HKQuantity(unit: .count(), doubleValue: count),
+                                   for: DateInterval(start: recorded.addingTimeInterval(Double(minute) * 60), duration: 60))
+            }
+            let saved = try #require(try await builder.finishSeries(metadata: nil, endDate: nil).first)
+
+            let reader = try await session.app(.steps, answering: .allowAll)
+            try await reader.requestAuthorization(toShare: [steps], read: [steps])
+            let quantities = try await seriesQuantities(reader)
+            #expect(quantities.map(\.0) == [10, 20, 30])
+            #expect(quantities.map(\.1) == [0, 60, 120].map { DateInterval(start: recorded.addingTimeInterval($0), duration: 60) })
+            #expect(quantities.allSatisfy { $0.2 == saved.uuid })
+
+            let stranger = try await session.app(AppManifest(bundleIdentifier: "com.example.stranger", name: "Stranger", shareUsageDescription: "Reads.",
+                                                             updateUsageDescription: "Writes."), answering: .denyAll)
+            try await stranger.requestAuthorization(toShare: [steps], read: [steps])
+            #expect(try await seriesQuantities(stranger).isEmpty)
+        }
+    }
+
     @Test func aBadUUIDIsA400NamingIt() async throws {
         try await DaemonHarness.with { daemon in
             let token = try await daemon.connect("com.example.steps", read: [ecgType])
@@ -101,6 +183,12 @@ struct SeriesDataTests {
             #expect(refused.status == 400 && refused.json["field"] as? String == "/uuid", "\(refused.body)")
             let unknown = try await daemon.raw(.POST, "/v1/queries/heartbeats", body: #"{"uuid":"\#(UUID().uuidString)"}"#, token: token)
             #expect(unknown.status == 404, "\(unknown.body)")
+            let series = try await daemon.raw(.POST, "/v1/queries/quantity-series", body: #"{"type":"HKQuantityTypeIdentifierStepCount","uuids":["x"]}"#,
+                                              token: token)
+            #expect(series.status == 400 && series.json["field"] as? String == "/uuids/0", "\(series.body)")
+            let halfInterval = try await daemon.raw(.POST, "/v1/queries/route-locations",
+                                                    body: #"{"uuid":"\#(UUID().uuidString)","startDate":"2026-11-24T08:00:00Z"}"#, token: token)
+            #expect(halfInterval.status == 400 && halfInterval.json["field"] as? String == "/endDate", "\(halfInterval.body)")
         }
     }
 }

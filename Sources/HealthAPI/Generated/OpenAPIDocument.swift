@@ -2126,6 +2126,166 @@ package enum OpenAPIDocument {
         },
         "description": "The series must be one the app may see (its own, or any when the person lets it read heartbeat series)."
       }
+    },
+    "/v1/queries/route-locations": {
+      "post": {
+        "operationId": "queryRouteLocations",
+        "tags": [
+          "queries"
+        ],
+        "summary": "HKWorkoutRouteQuery: a workout route's locations.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/RouteReference"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The locations, in order.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/RouteLocations"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such sample is available to this app: one it may not read and one that does not exist look alike.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "description": "The route must be one the app may see (its own, or any when the person lets it read workout routes)."
+      }
+    },
+    "/v1/queries/quantity-series": {
+      "post": {
+        "operationId": "queryQuantitySeries",
+        "tags": [
+          "queries"
+        ],
+        "summary": "HKQuantitySeriesSampleQuery: the quantities of series samples.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/QuantitySeriesQuery"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The series.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/QuantitySeriesList"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "description": "For each UUID of a sample of `type` the app may see that holds a series (`HKQuantitySeriesSampleBuilder`), its quantities in order."
+      }
     }
   },
   "components": {
@@ -2403,7 +2563,7 @@ package enum OpenAPIDocument {
           "endDate"
         ],
         "additionalProperties": false,
-        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a correlation (with `objects`) a clinical record (with `clinical`, read only), an electrocardiogram (with `electrocardiogram`, read only) or a heartbeat series (its beats in `count`, read only).",
+        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a correlation (with `objects`) a clinical record (with `clinical`, read only), an electrocardiogram (with `electrocardiogram`, read only) a heartbeat series (its beats in `count`, read only) or a workout route (its locations in `count`, read only).",
         "properties": {
           "uuid": {
             "type": "string",
@@ -3795,6 +3955,166 @@ package enum OpenAPIDocument {
           "precededByGap": {
             "type": "boolean",
             "description": "Whether beats may be missing just before this one."
+          }
+        }
+      },
+      "RouteReference": {
+        "type": "object",
+        "required": [
+          "uuid"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "uuid": {
+            "type": "string",
+            "maxLength": 64,
+            "description": "The route's UUID."
+          },
+          "startDate": {
+            "type": "string",
+            "format": "date-time",
+            "description": "With endDate: only the locations timestamped in this interval."
+          },
+          "endDate": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "RouteLocations": {
+        "type": "object",
+        "required": [
+          "locations"
+        ],
+        "properties": {
+          "locations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Location"
+            }
+          }
+        }
+      },
+      "Location": {
+        "type": "object",
+        "required": [
+          "timestamp",
+          "latitude",
+          "longitude",
+          "altitude",
+          "horizontalAccuracy",
+          "verticalAccuracy",
+          "course",
+          "speed"
+        ],
+        "properties": {
+          "timestamp": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "latitude": {
+            "type": "number"
+          },
+          "longitude": {
+            "type": "number"
+          },
+          "altitude": {
+            "type": "number",
+            "description": "Metres."
+          },
+          "horizontalAccuracy": {
+            "type": "number",
+            "description": "Metres; negative when unknown."
+          },
+          "verticalAccuracy": {
+            "type": "number"
+          },
+          "course": {
+            "type": "number",
+            "description": "Degrees; negative when unknown."
+          },
+          "speed": {
+            "type": "number",
+            "description": "Metres a second; negative when unknown."
+          }
+        }
+      },
+      "QuantitySeriesQuery": {
+        "type": "object",
+        "required": [
+          "type",
+          "uuids"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "type": {
+            "type": "string",
+            "maxLength": 128,
+            "description": "A quantity type identifier."
+          },
+          "uuids": {
+            "type": "array",
+            "maxItems": 10000,
+            "items": {
+              "type": "string",
+              "maxLength": 64
+            },
+            "description": "The series samples' UUIDs."
+          }
+        }
+      },
+      "QuantitySeriesList": {
+        "type": "object",
+        "required": [
+          "series"
+        ],
+        "properties": {
+          "series": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/QuantitySeries"
+            },
+            "description": "One entry per sample the app may see that holds a series; other UUIDs (hidden, absent, or a single quantity) are left out alike."
+          }
+        }
+      },
+      "QuantitySeries": {
+        "type": "object",
+        "required": [
+          "uuid",
+          "entries"
+        ],
+        "properties": {
+          "uuid": {
+            "type": "string"
+          },
+          "entries": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/QuantitySeriesEntry"
+            }
+          }
+        }
+      },
+      "QuantitySeriesEntry": {
+        "type": "object",
+        "required": [
+          "startDate",
+          "endDate",
+          "value"
+        ],
+        "properties": {
+          "startDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "endDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "value": {
+            "type": "number",
+            "description": "In the sample's unit (its quantity's unit)."
           }
         }
       }

@@ -492,7 +492,7 @@ extension Components {
                 case operatingSystemVersion
             }
         }
-        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a correlation (with `objects`) a clinical record (with `clinical`, read only), an electrocardiogram (with `electrocardiogram`, read only) or a heartbeat series (its beats in `count`, read only).
+        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a correlation (with `objects`) a clinical record (with `clinical`, read only), an electrocardiogram (with `electrocardiogram`, read only) a heartbeat series (its beats in `count`, read only) or a workout route (its locations in `count`, read only).
         ///
         /// - Remark: Generated from `#/components/schemas/Sample`.
         package struct Sample: Codable, Hashable, Sendable {
@@ -3415,6 +3415,254 @@ extension Components {
             package enum CodingKeys: String, CodingKey {
                 case timeSinceSeriesStart
                 case precededByGap
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RouteReference`.
+        package struct RouteReference: Codable, Hashable, Sendable {
+            /// The route's UUID.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RouteReference/uuid`.
+            package var uuid: Swift.String
+            /// With endDate: only the locations timestamped in this interval.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RouteReference/startDate`.
+            package var startDate: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/RouteReference/endDate`.
+            package var endDate: Foundation.Date?
+            /// Creates a new `RouteReference`.
+            ///
+            /// - Parameters:
+            ///   - uuid: The route's UUID.
+            ///   - startDate: With endDate: only the locations timestamped in this interval.
+            ///   - endDate:
+            package init(
+                uuid: Swift.String,
+                startDate: Foundation.Date? = nil,
+                endDate: Foundation.Date? = nil
+            ) {
+                self.uuid = uuid
+                self.startDate = startDate
+                self.endDate = endDate
+            }
+            package enum CodingKeys: String, CodingKey {
+                case uuid
+                case startDate
+                case endDate
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.uuid = try container.decode(
+                    Swift.String.self,
+                    forKey: .uuid
+                )
+                self.startDate = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .startDate
+                )
+                self.endDate = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .endDate
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "uuid",
+                    "startDate",
+                    "endDate"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RouteLocations`.
+        package struct RouteLocations: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RouteLocations/locations`.
+            package var locations: [Components.Schemas.Location]
+            /// Creates a new `RouteLocations`.
+            ///
+            /// - Parameters:
+            ///   - locations:
+            package init(locations: [Components.Schemas.Location]) {
+                self.locations = locations
+            }
+            package enum CodingKeys: String, CodingKey {
+                case locations
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Location`.
+        package struct Location: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Location/timestamp`.
+            package var timestamp: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Location/latitude`.
+            package var latitude: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/Location/longitude`.
+            package var longitude: Swift.Double
+            /// Metres.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Location/altitude`.
+            package var altitude: Swift.Double
+            /// Metres; negative when unknown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Location/horizontalAccuracy`.
+            package var horizontalAccuracy: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/Location/verticalAccuracy`.
+            package var verticalAccuracy: Swift.Double
+            /// Degrees; negative when unknown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Location/course`.
+            package var course: Swift.Double
+            /// Metres a second; negative when unknown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Location/speed`.
+            package var speed: Swift.Double
+            /// Creates a new `Location`.
+            ///
+            /// - Parameters:
+            ///   - timestamp:
+            ///   - latitude:
+            ///   - longitude:
+            ///   - altitude: Metres.
+            ///   - horizontalAccuracy: Metres; negative when unknown.
+            ///   - verticalAccuracy:
+            ///   - course: Degrees; negative when unknown.
+            ///   - speed: Metres a second; negative when unknown.
+            package init(
+                timestamp: Foundation.Date,
+                latitude: Swift.Double,
+                longitude: Swift.Double,
+                altitude: Swift.Double,
+                horizontalAccuracy: Swift.Double,
+                verticalAccuracy: Swift.Double,
+                course: Swift.Double,
+                speed: Swift.Double
+            ) {
+                self.timestamp = timestamp
+                self.latitude = latitude
+                self.longitude = longitude
+                self.altitude = altitude
+                self.horizontalAccuracy = horizontalAccuracy
+                self.verticalAccuracy = verticalAccuracy
+                self.course = course
+                self.speed = speed
+            }
+            package enum CodingKeys: String, CodingKey {
+                case timestamp
+                case latitude
+                case longitude
+                case altitude
+                case horizontalAccuracy
+                case verticalAccuracy
+                case course
+                case speed
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/QuantitySeriesQuery`.
+        package struct QuantitySeriesQuery: Codable, Hashable, Sendable {
+            /// A quantity type identifier.
+            ///
+            /// - Remark: Generated from `#/components/schemas/QuantitySeriesQuery/type`.
+            package var _type: Swift.String
+            /// The series samples' UUIDs.
+            ///
+            /// - Remark: Generated from `#/components/schemas/QuantitySeriesQuery/uuids`.
+            package var uuids: [Swift.String]
+            /// Creates a new `QuantitySeriesQuery`.
+            ///
+            /// - Parameters:
+            ///   - _type: A quantity type identifier.
+            ///   - uuids: The series samples' UUIDs.
+            package init(
+                _type: Swift.String,
+                uuids: [Swift.String]
+            ) {
+                self._type = _type
+                self.uuids = uuids
+            }
+            package enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case uuids
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Swift.String.self,
+                    forKey: ._type
+                )
+                self.uuids = try container.decode(
+                    [Swift.String].self,
+                    forKey: .uuids
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "uuids"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/QuantitySeriesList`.
+        package struct QuantitySeriesList: Codable, Hashable, Sendable {
+            /// One entry per sample the app may see that holds a series; other UUIDs (hidden, absent, or a single quantity) are left out alike.
+            ///
+            /// - Remark: Generated from `#/components/schemas/QuantitySeriesList/series`.
+            package var series: [Components.Schemas.QuantitySeries]
+            /// Creates a new `QuantitySeriesList`.
+            ///
+            /// - Parameters:
+            ///   - series: One entry per sample the app may see that holds a series; other UUIDs (hidden, absent, or a single quantity) are left out alike.
+            package init(series: [Components.Schemas.QuantitySeries]) {
+                self.series = series
+            }
+            package enum CodingKeys: String, CodingKey {
+                case series
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/QuantitySeries`.
+        package struct QuantitySeries: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/QuantitySeries/uuid`.
+            package var uuid: Swift.String
+            /// - Remark: Generated from `#/components/schemas/QuantitySeries/entries`.
+            package var entries: [Components.Schemas.QuantitySeriesEntry]
+            /// Creates a new `QuantitySeries`.
+            ///
+            /// - Parameters:
+            ///   - uuid:
+            ///   - entries:
+            package init(
+                uuid: Swift.String,
+                entries: [Components.Schemas.QuantitySeriesEntry]
+            ) {
+                self.uuid = uuid
+                self.entries = entries
+            }
+            package enum CodingKeys: String, CodingKey {
+                case uuid
+                case entries
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/QuantitySeriesEntry`.
+        package struct QuantitySeriesEntry: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/QuantitySeriesEntry/startDate`.
+            package var startDate: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/QuantitySeriesEntry/endDate`.
+            package var endDate: Foundation.Date
+            /// In the sample's unit (its quantity's unit).
+            ///
+            /// - Remark: Generated from `#/components/schemas/QuantitySeriesEntry/value`.
+            package var value: Swift.Double
+            /// Creates a new `QuantitySeriesEntry`.
+            ///
+            /// - Parameters:
+            ///   - startDate:
+            ///   - endDate:
+            ///   - value: In the sample's unit (its quantity's unit).
+            package init(
+                startDate: Foundation.Date,
+                endDate: Foundation.Date,
+                value: Swift.Double
+            ) {
+                self.startDate = startDate
+                self.endDate = endDate
+                self.value = value
+            }
+            package enum CodingKeys: String, CodingKey {
+                case startDate
+                case endDate
+                case value
             }
         }
     }

@@ -160,6 +160,20 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/queries/heartbeats`.
     /// - Remark: Generated from `#/paths//v1/queries/heartbeats/post(queryHeartbeats)`.
     func queryHeartbeats(_ input: Operations.QueryHeartbeats.Input) async throws -> Operations.QueryHeartbeats.Output
+    /// HKWorkoutRouteQuery: a workout route's locations.
+    ///
+    /// The route must be one the app may see (its own, or any when the person lets it read workout routes).
+    ///
+    /// - Remark: HTTP `POST /v1/queries/route-locations`.
+    /// - Remark: Generated from `#/paths//v1/queries/route-locations/post(queryRouteLocations)`.
+    func queryRouteLocations(_ input: Operations.QueryRouteLocations.Input) async throws -> Operations.QueryRouteLocations.Output
+    /// HKQuantitySeriesSampleQuery: the quantities of series samples.
+    ///
+    /// For each UUID of a sample of `type` the app may see that holds a series (`HKQuantitySeriesSampleBuilder`), its quantities in order.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/quantity-series`.
+    /// - Remark: Generated from `#/paths//v1/queries/quantity-series/post(queryQuantitySeries)`.
+    func queryQuantitySeries(_ input: Operations.QueryQuantitySeries.Input) async throws -> Operations.QueryQuantitySeries.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -505,6 +519,36 @@ extension APIProtocol {
         body: Operations.QueryHeartbeats.Input.Body
     ) async throws -> Operations.QueryHeartbeats.Output {
         try await queryHeartbeats(Operations.QueryHeartbeats.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// HKWorkoutRouteQuery: a workout route's locations.
+    ///
+    /// The route must be one the app may see (its own, or any when the person lets it read workout routes).
+    ///
+    /// - Remark: HTTP `POST /v1/queries/route-locations`.
+    /// - Remark: Generated from `#/paths//v1/queries/route-locations/post(queryRouteLocations)`.
+    package func queryRouteLocations(
+        headers: Operations.QueryRouteLocations.Input.Headers = .init(),
+        body: Operations.QueryRouteLocations.Input.Body
+    ) async throws -> Operations.QueryRouteLocations.Output {
+        try await queryRouteLocations(Operations.QueryRouteLocations.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// HKQuantitySeriesSampleQuery: the quantities of series samples.
+    ///
+    /// For each UUID of a sample of `type` the app may see that holds a series (`HKQuantitySeriesSampleBuilder`), its quantities in order.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/quantity-series`.
+    /// - Remark: Generated from `#/paths//v1/queries/quantity-series/post(queryQuantitySeries)`.
+    package func queryQuantitySeries(
+        headers: Operations.QueryQuantitySeries.Input.Headers = .init(),
+        body: Operations.QueryQuantitySeries.Input.Body
+    ) async throws -> Operations.QueryQuantitySeries.Output {
+        try await queryQuantitySeries(Operations.QueryQuantitySeries.Input(
             headers: headers,
             body: body
         ))

@@ -67,8 +67,9 @@ extension HealthAPIService {
     }
 }
 
-/// The data of series samples, for the queries that read it (`HKElectrocardiogramQuery`, `HKHeartbeatSeriesQuery`): only
-/// of a sample the app may see; a hidden one is the same 404 as an absent one.
+/// The data of series samples, for the queries that read it (`HKElectrocardiogramQuery`, `HKHeartbeatSeriesQuery`,
+/// `HKWorkoutRouteQuery`, `HKQuantitySeriesSampleQuery`): only of a sample the app may see; a hidden one answers as an
+/// absent one.
 extension HealthAPIService {
     func queryElectrocardiogramVoltages(_ input: Operations.QueryElectrocardiogramVoltages.Input) async throws
         -> Operations.QueryElectrocardiogramVoltages.Output
@@ -93,10 +94,56 @@ extension HealthAPIService {
         }
     }
 
-    /// The UUID a request names at `/uuid`, or a 400 saying it is not one.
-    private static func uuid(_ text: String) throws -> UUID {
+    func queryRouteLocations(_ input: Operations.QueryRouteLocations.Input) async throws -> Operations.QueryRouteLocations.Output {
+        let reference = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        let uuid = try Self.uuid(reference.uuid)
+        let interval: DateInterval?
+        switch (reference.startDate, reference.endDate) {
+        case (nil, nil): interval = nil
+        case let (start?, end?) where start <= end: interval = DateInterval(start: start, end: end)
+        case (_?, _?):
+            throw Problem(.badRequest, "invalid interval", detail: "/endDate: before /startDate", code: .errorInvalidArgument, field: "/endDate")
+        default:
+            let missing = reference.startDate == nil ? "/startDate" : "/endDate"
+            throw Problem(.badRequest, "invalid interval", detail: "\(missing): an interval needs both startDate and endDate",
+                          code: .errorInvalidArgument, field: missing)
+        }
+        let type = HKSeriesType.workoutRoute().identifier
+        return try await logged("query", attempted: [type: 0]) { store in
+            let locations = try await store.backend().routeLocations(of: uuid, in: interval)
+            let wires = locations.map { location in
+                Components.Schemas.Location(timestamp: location.timestamp, latitude: location.coordinate.latitude,
+                                            longitude: location.coordinate.longitude, altitude: location.altitude,
+                                            horizontalAccuracy: location.horizontalAccuracy, verticalAccuracy: location.verticalAccuracy,
+                                            course: location.course, speed: location.speed)
+            }
+            return (.ok(.init(body: .json(.init(locations: wires)))), [type: 1])
+        }
+    }
+
+    func queryQuantitySeries(_ input: Operations.QueryQuantitySeries.Input) async throws -> Operations.QueryQuantitySeries.Output {
+        let query = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        guard let type = HKObjectType.type(forIdentifier: query._type) as? HKQuantityType else {
+            throw Self.unknownType(query._type, at: "/type", kind: "quantity type")
+        }
+        let uuids = try query.uuids.enumerated().map { index, text in try Self.uuid(text, at: "/uuids/\(index)") }
+        return try await logged("query", attempted: [type.identifier: 0]) { store in
+            let series = try await store.backend().quantitySeries(of: uuids, type: type)
+            let wires = uuids.compactMap { uuid in
+                series[uuid].map { entries in
+                    Components.Schemas.QuantitySeries(uuid: uuid.uuidString, entries: entries.map {
+                        .init(startDate: $0.interval.start, endDate: $0.interval.end, value: $0.value)
+                    })
+                }
+            }
+            return (.ok(.init(body: .json(.init(series: wires)))), [type.identifier: wires.count])
+        }
+    }
+
+    /// The UUID a request names at `pointer`, or a 400 saying it is not one.
+    private static func uuid(_ text: String, at pointer: String = "/uuid") throws -> UUID {
         guard let uuid = UUID(uuidString: text) else {
-            throw Problem(.badRequest, "invalid UUID", detail: "/uuid: \"\(text)\" is not a UUID", code: .errorInvalidArgument, field: "/uuid")
+            throw Problem(.badRequest, "invalid UUID", detail: "\(pointer): \"\(text)\" is not a UUID", code: .errorInvalidArgument, field: pointer)
         }
         return uuid
     }

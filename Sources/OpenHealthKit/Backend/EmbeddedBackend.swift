@@ -134,6 +134,25 @@ package struct EmbeddedBackend: HealthBackend {
         return try samples.beats(of: uuid)
     }
 
+    package func routeLocations(of uuid: UUID, in interval: DateInterval?) async throws -> [CLLocation] {
+        _ = try await visibleSample(uuid, of: HKSeriesType.workoutRoute(), named: "route")
+        return try samples.routeLocations(of: uuid, in: interval)
+    }
+
+    package func quantitySeries(of uuids: [UUID], type: HKQuantityType) async throws -> [UUID: [(interval: DateInterval, value: Double)]] {
+        let visible = try await samples(of: type, matching: .uuids(Set(uuids)), order: [], limit: nil)
+        var series: [UUID: [(interval: DateInterval, value: Double)]] = [:]
+        for case let sample as HKQuantitySample in visible where sample.count > 1 {
+            let entries = try samples.seriesEntries(of: sample.uuid)
+            guard !entries.isEmpty else { continue }
+            series[sample.uuid] = entries.map { entry in
+                (DateInterval(start: Date(timeIntervalSinceReferenceDate: entry.start), end: Date(timeIntervalSinceReferenceDate: entry.end)),
+                 entry.originalValue)
+            }
+        }
+        return series
+    }
+
     /// The sample `uuid` of `type` when the app may see it; `errorNoData` naming it otherwise (hidden and absent alike).
     private func visibleSample(_ uuid: UUID, of type: HKSampleType, named name: String) async throws -> HKSample {
         guard let sample = try await samples(of: type, matching: .uuids([uuid]), order: [], limit: 1).first else {

@@ -56,6 +56,12 @@ package protocol HealthBackend: Sendable {
     func electrocardiogramVoltages(of uuid: UUID) async throws -> (samplingFrequency: Double?, microvolts: [Double])
     /// The beats of heartbeat series `uuid`, in order, when the app may see it; `errorNoData` otherwise.
     func heartbeats(of uuid: UUID) async throws -> [HeartbeatSeriesBeat]
+    /// The locations of workout route `uuid` (those timestamped in `interval`, when given), in order, when the app may
+    /// see it; `errorNoData` otherwise.
+    func routeLocations(of uuid: UUID, in interval: DateInterval?) async throws -> [CLLocation]
+    /// The quantities, each with its interval and its value in the sample's unit, of those of the series samples `uuids`
+    /// of `type` the app may see; a UUID it may not see, or of a sample holding one quantity, is left out.
+    func quantitySeries(of uuids: [UUID], type: HKQuantityType) async throws -> [UUID: [(interval: DateInterval, value: Double)]]
     /// The statistics of what the app may see that `plan` selects (`nil`: no such sample), sources merged by `mergeMode`.
     func statistics(_ plan: StatisticsPlan, mergeMode: HKStatisticsMergeMode) async throws -> HKStatistics?
     /// The same per interval: a statistics collection.

@@ -251,6 +251,27 @@ package struct RemoteBackend: HealthBackend {
         return answer.beats.map { HeartbeatSeriesBeat(offset: $0.timeSinceSeriesStart, precededByGap: $0.precededByGap) }
     }
 
+    package func routeLocations(of uuid: UUID, in interval: DateInterval?) async throws -> [CLLocation] {
+        let reference = Components.Schemas.RouteReference(uuid: uuid.uuidString, startDate: interval?.start, endDate: interval?.end)
+        let answer = try await call { try await client.queryRouteLocations(body: .json(reference)).ok.body.json }
+        return answer.locations.map { location in
+            CLLocation(coordinate: CLLocationCoordinate2D(latitude: location.latitude, longitude: location.longitude), altitude: location.altitude,
+                       horizontalAccuracy: location.horizontalAccuracy, verticalAccuracy: location.verticalAccuracy, course: location.course,
+                       speed: location.speed, timestamp: location.timestamp)
+        }
+    }
+
+    package func quantitySeries(of uuids: [UUID], type: HKQuantityType) async throws -> [UUID: [(interval: DateInterval, value: Double)]] {
+        let query = Components.Schemas.QuantitySeriesQuery(_type: type.identifier, uuids: uuids.map(\.uuidString))
+        let answer = try await call { try await client.queryQuantitySeries(body: .json(query)).ok.body.json }
+        var series: [UUID: [(interval: DateInterval, value: Double)]] = [:]
+        for (index, one) in answer.series.enumerated() {
+            guard let uuid = UUID(uuidString: one.uuid) else { throw unreadable("/series/\(index)/uuid", "\"\(one.uuid)\" is not a UUID") }
+            series[uuid] = one.entries.map { (DateInterval(start: $0.startDate, end: max($0.startDate, $0.endDate)), $0.value) }
+        }
+        return series
+    }
+
     package func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {
         let wire: Components.Schemas.BackgroundDelivery.FrequencyPayload = switch frequency {
         case .immediate: .immediate
@@ -304,7 +325,7 @@ package struct RemoteBackend: HealthBackend {
     /// Samples of types the API does not carry yet fail here, saying so, rather than come back as bare samples.
     private func checkCarried(_ type: HKSampleType) throws {
         guard WireSample.carries(type) else {
-            throw HKError(.errorHealthDataUnavailable, "\(type.identifier) samples do not go through the health daemon yet (quantity, category, workout and correlation samples, clinical records, electrocardiograms and heartbeat series do)")
+            throw HKError(.errorHealthDataUnavailable, "\(type.identifier) samples do not go through the health daemon yet (quantity, category, workout and correlation samples, clinical records, electrocardiograms, heartbeat series and workout routes do)")
         }
     }
 

@@ -75,18 +75,19 @@ open class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
                                        order: [SampleOrder(key: .startDate, ascending: true), SampleOrder(key: .endDate, ascending: true)])
         var entries: [Entry] = []
         var series = false
-        for case let sample as HKQuantitySample in try await plan.run(on: store) {
-            let parts = sample.count > 1 ? try store.sampleStore().seriesEntries(of: sample.uuid) : []
-            guard !parts.isEmpty else {
+        let samples = try await plan.run(on: store).compactMap { $0 as? HKQuantitySample }
+        // The quantities of every series sample at once (one call to the daemon, not one a sample).
+        let seriesUUIDs = samples.filter { $0.count > 1 }.map(\.uuid)
+        let quantities = seriesUUIDs.isEmpty ? [:] : try await store.backend().quantitySeries(of: seriesUUIDs, type: samples[0].quantityType)
+        for sample in samples {
+            guard let parts = quantities[sample.uuid], !parts.isEmpty else {
                 entries.append(Entry(quantity: sample.quantity, interval: DateInterval(start: sample.startDate, end: sample.endDate),
                                      sample: sample))
                 continue
             }
             series = true
             for part in parts {
-                entries.append(Entry(quantity: HKQuantity(unit: sample.quantity.unit, doubleValue: part.originalValue),
-                                     interval: DateInterval(start: Date(timeIntervalSinceReferenceDate: part.start),
-                                                           end: Date(timeIntervalSinceReferenceDate: part.end)),
+                entries.append(Entry(quantity: HKQuantity(unit: sample.quantity.unit, doubleValue: part.value), interval: part.interval,
                                      sample: sample))
             }
         }

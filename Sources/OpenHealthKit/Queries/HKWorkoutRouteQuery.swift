@@ -45,8 +45,7 @@ open class HKWorkoutRouteQuery: HKQuery, @unchecked Sendable {
 
     /// The route's locations, when the reader of `store` may see the route.
     static func locations(of route: HKWorkoutRoute, in interval: DateInterval?, on store: HKHealthStore) async throws -> [CLLocation] {
-        _ = try await SampleQueryPlan.visibleSample(route.uuid, of: HKSeriesType.workoutRoute(), named: "route", on: store)
-        return try store.sampleStore().routeLocations(of: route.uuid, in: interval)
+        try await store.backend().routeLocations(of: route.uuid, in: interval)
     }
 }
 
