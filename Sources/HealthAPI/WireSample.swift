@@ -70,10 +70,25 @@ package enum WireSample {
                                                       device: device, metadata: metadata)
             return HKCorrelation(type: type, start: wire.startDate, end: wire.endDate, objects: checked.objects, uuid: uuid,
                                  metadata: checked.metadataValues, device: device)
+        case is HKDocumentType:
+            guard wire.quantity == nil, wire.value == nil, wire.workout == nil, wire.objects == nil else {
+                throw field(wire.quantity != nil ? "quantity" : wire.value != nil ? "value" : wire.workout != nil ? "workout" : "objects",
+                            "a CDA document has none")
+            }
+            guard let fields = wire.document else { throw field("document", "a CDA document sample needs its document") }
+            let data = Data(fields.data.data)
+            let document: HKCDADocument
+            do { document = try CDADocumentParser.parse(data) } catch let error as HKError {
+                throw field("document/data", error.message)
+            }
+            // HealthKit's initializer checks the dates and the metadata; the document is the one read above.
+            let checked = try HKCDADocumentSample(data: data, start: wire.startDate, end: wire.endDate, metadata: metadata)
+            return HKCDADocumentSample(document: document, start: checked.startDate, end: checked.endDate, uuid: uuid, metadata: checked.metadataValues,
+                                       device: device)
         case let type as HKClinicalType:
             throw HKError(.errorAuthorizationDenied, "clinical records are read-only: apps cannot save or delete them (\(type.identifier) \(uuid))")
         case .some:
-            throw field("type", "\(wire._type) samples cannot go through the daemon yet (quantity, category, workout and correlation samples can)")
+            throw field("type", "\(wire._type) samples cannot go through the daemon yet (quantity, category, workout, correlation and CDA document samples can)")
         case nil:
             throw field("type", "\"\(wire._type)\" is not a HealthKit sample type identifier")
         }
@@ -161,6 +176,12 @@ package enum WireSample {
                                       data: Data(resource.data.data), sourceURL: resource.sourceURL.flatMap(URL.init(string:)), fhirVersion: version)
             return HKClinicalRecord(type: type, displayName: clinical.displayName, fhirResource: fhir, received: wire.startDate, uuid: uuid,
                                     sourceRevision: revision)
+        case is HKDocumentType:
+            guard let fields = wire.document else { throw field("document", "a CDA document sample needs its document") }
+            let document = HKCDADocument(documentData: Data(fields.data.data), title: fields.title ?? "", patientName: fields.patientName ?? "",
+                                         authorName: fields.authorName ?? "", custodianName: fields.custodianName ?? "")
+            return HKCDADocumentSample(document: document, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
+                                       sourceRevision: revision, device: device)
         case is HKElectrocardiogramType:
             guard let ecg = wire.electrocardiogram else { throw field("electrocardiogram", "an electrocardiogram needs its electrocardiogram fields") }
             let perMinute = HKUnit.count().unitDivided(by: .minute())
@@ -180,23 +201,24 @@ package enum WireSample {
             return HKWorkoutRoute(count: wire.count ?? 0, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
                                   sourceRevision: revision, device: device)
         default:
-            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples, clinical records, electrocardiograms, heartbeat series and workout routes can)")
+            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples, CDA documents, clinical records, electrocardiograms, heartbeat series and workout routes can)")
         }
     }
 
-    /// Whether `object` can travel to the daemon to be saved: quantity, category, workout and correlation samples, and
-    /// clinical records (which the daemon refuses as the embedded store does), for now.
+    /// Whether `object` can travel to the daemon to be saved: quantity, category, workout, correlation and CDA document
+    /// samples, and clinical records (which the daemon refuses as the embedded store does), for now.
     package static func canCarry(_ object: HKObject) -> Bool {
         guard let type = (object as? HKSample)?.sampleType else { return false }
-        return type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKClinicalType
+        return type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKDocumentType
+            || type is HKClinicalType
     }
 
     /// Whether the samples of `type` come back through the daemon as `Sample`s: those an app saves, and the read-only
     /// clinical records, electrocardiograms, heartbeat series and workout routes (whose data come from the queries of
     /// `/v1/queries/electrocardiogram-voltages`, `/heartbeats` and `/route-locations`).
     package static func carries(_ type: HKSampleType) -> Bool {
-        type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKClinicalType
-            || type is HKElectrocardiogramType || type == HKSeriesType.heartbeat() || type == HKSeriesType.workoutRoute()
+        type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKDocumentType
+            || type is HKClinicalType || type is HKElectrocardiogramType || type == HKSeriesType.heartbeat() || type == HKSeriesType.workoutRoute()
     }
 
     /// `sample` as the API's JSON.
@@ -220,6 +242,11 @@ package enum WireSample {
                 .init(resourceType: resource.resourceType.rawValue, identifier: resource.identifier, data: .init(resource.data),
                       sourceURL: resource.sourceURL?.absoluteString, fhirVersion: resource.fhirVersion.stringRepresentation)
             })
+        case let sample as HKCDADocumentSample:
+            if let document = sample.document {
+                wire.document = .init(data: .init(document.documentData ?? Data()), title: document.title, patientName: document.patientName,
+                                      authorName: document.authorName, custodianName: document.custodianName)
+            }
         case let ecg as HKElectrocardiogram:
             wire.electrocardiogram = .init(classification: ecg.classification.rawValue, symptomsStatus: ecg.symptomsStatus.rawValue,
                                            averageHeartRate: ecg.averageHeartRate.map(wireQuantity),

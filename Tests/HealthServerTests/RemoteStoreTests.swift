@@ -478,9 +478,9 @@ struct RemoteStoreTests {
             try builder.insert(HKQuantity(unit: .count(), doubleValue: 3), at: base)
             let refusal = await #expect(throws: HKError.self) { _ = try await builder.finishSeries(metadata: nil, endDate: nil) }
             // Samples the wire does not carry yet are refused, not sent back bare.
-            let documents = await #expect(throws: HKError.self) { _ = try await query(store, HKObjectType.documentType(forIdentifier: .CDA)!) }
-            #expect(documents?.code == .errorHealthDataUnavailable)
-            #expect(documents?.message.contains("do not go through the health daemon yet") == true)
+            let audiograms = await #expect(throws: HKError.self) { _ = try await query(store, HKObjectType.audiogramSampleType()) }
+            #expect(audiograms?.code == .errorHealthDataUnavailable)
+            #expect(audiograms?.message.contains("do not go through the health daemon yet") == true)
             #expect(refusal?.code == .errorHealthDataUnavailable)
             #expect(refusal?.message.contains("does not go through the health daemon yet") == true)
         }

@@ -2563,7 +2563,7 @@ package enum OpenAPIDocument {
           "endDate"
         ],
         "additionalProperties": false,
-        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a correlation (with `objects`) a clinical record (with `clinical`, read only), an electrocardiogram (with `electrocardiogram`, read only) a heartbeat series (its beats in `count`, read only) or a workout route (its locations in `count`, read only).",
+        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a CDA document (with `document`), a correlation (with `objects`), and read only: a clinical record (with `clinical`), an electrocardiogram (with `electrocardiogram`), a heartbeat series (its beats in `count`) or a workout route (its locations in `count`).",
         "properties": {
           "uuid": {
             "type": "string",
@@ -2624,6 +2624,9 @@ package enum OpenAPIDocument {
           },
           "electrocardiogram": {
             "$ref": "#/components/schemas/Electrocardiogram"
+          },
+          "document": {
+            "$ref": "#/components/schemas/CDADocument"
           }
         }
       },
@@ -4115,6 +4118,37 @@ package enum OpenAPIDocument {
           "value": {
             "type": "number",
             "description": "In the sample's unit (its quantity's unit)."
+          }
+        }
+      },
+      "CDADocument": {
+        "type": "object",
+        "required": [
+          "data"
+        ],
+        "additionalProperties": false,
+        "description": "An HL7 CDA document (HKCDADocumentSample). To save one, send its XML in `data`: the daemon reads the title and names from it, as HKCDADocumentSample(data:start:end:metadata:) does, and refuses what is not CDA. The other fields come back with it.",
+        "properties": {
+          "data": {
+            "type": "string",
+            "contentEncoding": "base64",
+            "description": "The document's XML, base64-encoded: exactly the bytes the store holds."
+          },
+          "title": {
+            "type": "string",
+            "description": "Read only."
+          },
+          "patientName": {
+            "type": "string",
+            "description": "Read only."
+          },
+          "authorName": {
+            "type": "string",
+            "description": "Read only."
+          },
+          "custodianName": {
+            "type": "string",
+            "description": "Read only."
           }
         }
       }

@@ -492,7 +492,7 @@ extension Components {
                 case operatingSystemVersion
             }
         }
-        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a correlation (with `objects`) a clinical record (with `clinical`, read only), an electrocardiogram (with `electrocardiogram`, read only) a heartbeat series (its beats in `count`, read only) or a workout route (its locations in `count`, read only).
+        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a CDA document (with `document`), a correlation (with `objects`), and read only: a clinical record (with `clinical`), an electrocardiogram (with `electrocardiogram`), a heartbeat series (its beats in `count`) or a workout route (its locations in `count`).
         ///
         /// - Remark: Generated from `#/components/schemas/Sample`.
         package struct Sample: Codable, Hashable, Sendable {
@@ -552,6 +552,8 @@ extension Components {
             package var clinical: Components.Schemas.ClinicalRecord?
             /// - Remark: Generated from `#/components/schemas/Sample/electrocardiogram`.
             package var electrocardiogram: Components.Schemas.Electrocardiogram?
+            /// - Remark: Generated from `#/components/schemas/Sample/document`.
+            package var document: Components.Schemas.CDADocument?
             /// Creates a new `Sample`.
             ///
             /// - Parameters:
@@ -570,6 +572,7 @@ extension Components {
             ///   - objects: A correlation's samples (quantity and category samples), e.g. a blood pressure reading's systolic and diastolic samples.
             ///   - clinical:
             ///   - electrocardiogram:
+            ///   - document:
             package init(
                 uuid: Swift.String,
                 _type: Swift.String,
@@ -585,7 +588,8 @@ extension Components {
                 workout: Components.Schemas.Workout? = nil,
                 objects: [Components.Schemas.CorrelationMember]? = nil,
                 clinical: Components.Schemas.ClinicalRecord? = nil,
-                electrocardiogram: Components.Schemas.Electrocardiogram? = nil
+                electrocardiogram: Components.Schemas.Electrocardiogram? = nil,
+                document: Components.Schemas.CDADocument? = nil
             ) {
                 self.uuid = uuid
                 self._type = _type
@@ -602,6 +606,7 @@ extension Components {
                 self.objects = objects
                 self.clinical = clinical
                 self.electrocardiogram = electrocardiogram
+                self.document = document
             }
             package enum CodingKeys: String, CodingKey {
                 case uuid
@@ -619,6 +624,7 @@ extension Components {
                 case objects
                 case clinical
                 case electrocardiogram
+                case document
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -682,6 +688,10 @@ extension Components {
                     Components.Schemas.Electrocardiogram.self,
                     forKey: .electrocardiogram
                 )
+                self.document = try container.decodeIfPresent(
+                    Components.Schemas.CDADocument.self,
+                    forKey: .document
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "uuid",
                     "type",
@@ -697,7 +707,8 @@ extension Components {
                     "workout",
                     "objects",
                     "clinical",
-                    "electrocardiogram"
+                    "electrocardiogram",
+                    "document"
                 ])
             }
         }
@@ -3663,6 +3674,89 @@ extension Components {
                 case startDate
                 case endDate
                 case value
+            }
+        }
+        /// An HL7 CDA document (HKCDADocumentSample). To save one, send its XML in `data`: the daemon reads the title and names from it, as HKCDADocumentSample(data:start:end:metadata:) does, and refuses what is not CDA. The other fields come back with it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CDADocument`.
+        package struct CDADocument: Codable, Hashable, Sendable {
+            /// The document's XML, base64-encoded: exactly the bytes the store holds.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CDADocument/data`.
+            package var data: OpenAPIRuntime.Base64EncodedData
+            /// Read only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CDADocument/title`.
+            package var title: Swift.String?
+            /// Read only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CDADocument/patientName`.
+            package var patientName: Swift.String?
+            /// Read only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CDADocument/authorName`.
+            package var authorName: Swift.String?
+            /// Read only.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CDADocument/custodianName`.
+            package var custodianName: Swift.String?
+            /// Creates a new `CDADocument`.
+            ///
+            /// - Parameters:
+            ///   - data: The document's XML, base64-encoded: exactly the bytes the store holds.
+            ///   - title: Read only.
+            ///   - patientName: Read only.
+            ///   - authorName: Read only.
+            ///   - custodianName: Read only.
+            package init(
+                data: OpenAPIRuntime.Base64EncodedData,
+                title: Swift.String? = nil,
+                patientName: Swift.String? = nil,
+                authorName: Swift.String? = nil,
+                custodianName: Swift.String? = nil
+            ) {
+                self.data = data
+                self.title = title
+                self.patientName = patientName
+                self.authorName = authorName
+                self.custodianName = custodianName
+            }
+            package enum CodingKeys: String, CodingKey {
+                case data
+                case title
+                case patientName
+                case authorName
+                case custodianName
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.data = try container.decode(
+                    OpenAPIRuntime.Base64EncodedData.self,
+                    forKey: .data
+                )
+                self.title = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.patientName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .patientName
+                )
+                self.authorName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .authorName
+                )
+                self.custodianName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .custodianName
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "data",
+                    "title",
+                    "patientName",
+                    "authorName",
+                    "custodianName"
+                ])
             }
         }
     }

@@ -1,14 +1,14 @@
-import Foundation
+package import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
 
 /// Reads the parts of an HL7 CDA document HealthKit shows: the title, and the names of the patient, the author and
 /// the custodian organization. Streaming (XMLParser), so a large document costs little memory.
-enum CDADocumentParser {
+package enum CDADocumentParser {
     static let namespace = "urn:hl7-org:v3"
 
-    static func parse(_ data: Data) throws -> HKCDADocument {
+    package static func parse(_ data: Data) throws -> HKCDADocument {
         let reader = Reader()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true

@@ -55,12 +55,14 @@ extension HealthAPIService {
         }
     }
 
-    /// A 400 for a type whose samples the API does not carry yet (workouts, correlations, clinical records and the
+    /// A 400 for a type whose samples the API does not carry yet (audiograms, prescriptions, states of mind and the
     /// rest): answering them as bare samples would drop what makes them what they are.
     static func checkCarried(_ type: HKSampleType, at pointer: String) throws {
         guard WireSample.carries(type) else {
             throw Problem(.badRequest, "type not served yet",
-                          detail: "\(pointer): \(type.identifier) samples do not go through the daemon yet (quantity, category, workout and correlation samples do)",
+                          detail: "\(pointer): \(type.identifier) samples do not go through the daemon yet "
+                              + "(quantity, category, workout, correlation and CDA document samples, clinical records, electrocardiograms, "
+                              + "heartbeat series and workout routes do)",
                           code: .errorInvalidArgument, field: pointer)
         }
     }

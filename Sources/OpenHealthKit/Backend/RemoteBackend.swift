@@ -86,7 +86,7 @@ package struct RemoteBackend: HealthBackend {
     /// An object as the API's sample, or `errorInvalidArgument` for the kinds the API does not carry yet.
     private func wire(_ object: HKObject) throws -> Components.Schemas.Sample {
         guard let sample = object as? HKSample, WireSample.canCarry(sample) else {
-            throw HKError.invalidArgument("\(type(of: object)) objects cannot be saved through the health daemon yet (quantity, category, workout and correlation samples can)")
+            throw HKError.invalidArgument("\(type(of: object)) objects cannot be saved through the health daemon yet (quantity, category, workout, correlation and CDA document samples can)")
         }
         return WireSample.wire(sample)
     }
@@ -325,7 +325,7 @@ package struct RemoteBackend: HealthBackend {
     /// Samples of types the API does not carry yet fail here, saying so, rather than come back as bare samples.
     private func checkCarried(_ type: HKSampleType) throws {
         guard WireSample.carries(type) else {
-            throw HKError(.errorHealthDataUnavailable, "\(type.identifier) samples do not go through the health daemon yet (quantity, category, workout and correlation samples, clinical records, electrocardiograms, heartbeat series and workout routes do)")
+            throw HKError(.errorHealthDataUnavailable, "\(type.identifier) samples do not go through the health daemon yet (quantity, category, workout, correlation and CDA document samples, clinical records, electrocardiograms, heartbeat series and workout routes do)")
         }
     }
 
