@@ -63,26 +63,64 @@ struct ActivitySummariesTests {
         }
     }
 
-    /// Through the daemon the long-running query gives its results, then says that updates do not come yet, through
-    /// its update handler (an embedded query keeps running).
-    @Test func throughTheDaemonUpdatesSaySoAfterTheResults() async throws {
-        try await AppSession.with(.remote) { session in
-            try session.person().saveActivitySummaries([summary(day: 1, kcal: 100)])
+    /// The long-running query, on both backends: its results, then each summary the person changes, as an update.
+    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    func theLongRunningQueryHearsEachChangedSummary(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let person = try session.person()
+            try person.saveActivitySummaries([summary(day: 1, kcal: 100)])
             let store = try await session.app(.steps, answering: .allowAll)
             try await store.requestAuthorization(toShare: [], read: [activityType])
             let (events, continuation) = AsyncStream<String>.makeStream()
             let query = HKActivitySummaryQuery(predicate: nil) { _, summaries, error in
                 continuation.yield(error.map { "results error \($0)" } ?? "results \(summaries?.count ?? -1)")
             }
-            query.updateHandler = { _, _, error in continuation.yield(error.map { "update error \(($0 as? HKError)?.code.rawValue ?? -1)" } ?? "update") }
-            store.execute(query)
-            var seen: [String] = []
-            for await event in events {
-                seen.append(event)
-                if seen.count == 2 { break }
+            query.updateHandler = { _, summaries, error in
+                let days = (summaries ?? []).compactMap { $0.dateComponents(for: Calendar(identifier: .gregorian)).day }.sorted()
+                continuation.yield(error.map { "update error \($0)" } ?? "update \(days)")
             }
+            store.execute(query)
+            var heard = events.makeAsyncIterator()
+            #expect(await heard.next() == "results 1")
+            try person.saveActivitySummaries([summary(day: 2, kcal: 250)])
+            #expect(await heard.next() == "update [2]")
+            try person.saveActivitySummaries([summary(day: 1, kcal: 480)])
+            #expect(await heard.next() == "update [1]")
             store.stop(query)
-            #expect(seen == ["results 1", "update error \(HKError.Code.errorHealthDataUnavailable.rawValue)"])
+        }
+    }
+
+    /// The daemon's stream as any SSE client sees it: it resumes after the last event's id with what changed meanwhile;
+    /// an id of another stream is a 400; and an app that may not read summaries gets one empty answer whose id says
+    /// nothing of when they change.
+    @Test(.timeLimit(.minutes(1)))
+    func theStreamResumesAfterItsLastEventAndTellsABlindAppNothing() async throws {
+        try await DaemonHarness.with { daemon in
+            let person = try daemon.person()
+            try person.saveActivitySummaries([summary(day: 1, kcal: 100)])
+            let token = try await daemon.connect("com.example.rings", read: [activityType])
+            let path = "/v1/streams/activity-summaries"
+            let first = try await EventStream.open(daemon, "{}", token: token, path: path)
+            let answer = try #require(try await first.next())
+            #expect(answer.event == "summaries" && (answer.json["summaries"] as? [Any])?.count == 1, "\(answer.data)")
+            try person.saveActivitySummaries([summary(day: 4, kcal: 300)])
+            let resumed = try await EventStream.open(daemon, "{}", token: token, lastEventID: answer.id, path: path)
+            let meanwhile = try #require(try await resumed.next())
+            let days = (meanwhile.json["summaries"] as? [[String: Any]])?.compactMap { $0["day"] as? String }
+            #expect(days == ["2026-11-04"], "\(meanwhile.data)")
+
+            let observer = try await EventStream.open(daemon, #"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"}]}"#, token: token)
+            let observerID = try #require(try await observer.next()?.id)
+            let wrong = try await EventStream.open(daemon, "{}", token: token, lastEventID: observerID, path: path)
+            #expect(wrong.status == 400 && wrong.problem["field"] as? String == "Last-Event-ID", "\(wrong.problem)")
+
+            let blind = try await daemon.connect("com.example.blind")
+            let before = try await EventStream.open(daemon, "{}", token: blind, path: path)
+            let empty = try #require(try await before.next())
+            #expect(empty.json["summaries"] as? [Any] != nil && (empty.json["summaries"] as? [Any])?.isEmpty == true, "\(empty.data)")
+            try person.saveActivitySummaries([summary(day: 5, kcal: 50)])
+            let after = try await EventStream.open(daemon, "{}", token: blind, path: path)
+            #expect(try await after.next()?.id == empty.id, "a change it may not read does not change the id it gets")
         }
     }
 }

@@ -2286,6 +2286,94 @@ package enum OpenAPIDocument {
         },
         "description": "For each UUID of a sample of `type` the app may see that holds a series (`HKQuantitySeriesSampleBuilder`), its quantities in order."
       }
+    },
+    "/v1/streams/activity-summaries": {
+      "post": {
+        "operationId": "streamActivitySummaryUpdates",
+        "tags": [
+          "streams"
+        ],
+        "summary": "HKActivitySummaryQuery with an update handler, as Server-Sent Events: a `summaries` event with the matching summaries the app may read, then one with the new or changed ones after each change.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ActivitySummaryQuery"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The stream of events (text/event-stream); the data of a summaries event is an ActivitySummaryList.",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "type": "string",
+                  "format": "binary"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "parameters": [
+          {
+            "name": "Last-Event-ID",
+            "in": "header",
+            "required": false,
+            "description": "The id of the last changes event received: an anchor this daemon made for this app; the stream resumes after it, in place of the body's anchor. Any other is refused.",
+            "schema": {
+              "type": "string",
+              "maxLength": 256
+            }
+          }
+        ],
+        "description": "Each event's id is opaque (sealed for the app); sent back as `Last-Event-ID`, the stream resumes after it: no first answer, one event at once with what changed meanwhile (if anything). An id made for another app, or for another stream, is a 400. The stream ends when the person revokes the app and when the daemon stops."
+      }
     }
   },
   "components": {

@@ -174,6 +174,13 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/queries/quantity-series`.
     /// - Remark: Generated from `#/paths//v1/queries/quantity-series/post(queryQuantitySeries)`.
     func queryQuantitySeries(_ input: Operations.QueryQuantitySeries.Input) async throws -> Operations.QueryQuantitySeries.Output
+    /// HKActivitySummaryQuery with an update handler, as Server-Sent Events: a `summaries` event with the matching summaries the app may read, then one with the new or changed ones after each change.
+    ///
+    /// Each event's id is opaque (sealed for the app); sent back as `Last-Event-ID`, the stream resumes after it: no first answer, one event at once with what changed meanwhile (if anything). An id made for another app, or for another stream, is a 400. The stream ends when the person revokes the app and when the daemon stops.
+    ///
+    /// - Remark: HTTP `POST /v1/streams/activity-summaries`.
+    /// - Remark: Generated from `#/paths//v1/streams/activity-summaries/post(streamActivitySummaryUpdates)`.
+    func streamActivitySummaryUpdates(_ input: Operations.StreamActivitySummaryUpdates.Input) async throws -> Operations.StreamActivitySummaryUpdates.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -549,6 +556,21 @@ extension APIProtocol {
         body: Operations.QueryQuantitySeries.Input.Body
     ) async throws -> Operations.QueryQuantitySeries.Output {
         try await queryQuantitySeries(Operations.QueryQuantitySeries.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// HKActivitySummaryQuery with an update handler, as Server-Sent Events: a `summaries` event with the matching summaries the app may read, then one with the new or changed ones after each change.
+    ///
+    /// Each event's id is opaque (sealed for the app); sent back as `Last-Event-ID`, the stream resumes after it: no first answer, one event at once with what changed meanwhile (if anything). An id made for another app, or for another stream, is a 400. The stream ends when the person revokes the app and when the daemon stops.
+    ///
+    /// - Remark: HTTP `POST /v1/streams/activity-summaries`.
+    /// - Remark: Generated from `#/paths//v1/streams/activity-summaries/post(streamActivitySummaryUpdates)`.
+    package func streamActivitySummaryUpdates(
+        headers: Operations.StreamActivitySummaryUpdates.Input.Headers = .init(),
+        body: Operations.StreamActivitySummaryUpdates.Input.Body
+    ) async throws -> Operations.StreamActivitySummaryUpdates.Output {
+        try await streamActivitySummaryUpdates(Operations.StreamActivitySummaryUpdates.Input(
             headers: headers,
             body: body
         ))

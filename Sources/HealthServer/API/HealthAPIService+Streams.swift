@@ -146,4 +146,54 @@ extension HealthAPIService {
             return (.ok(.init(body: .textEventStream(body))), none)
         }
     }
+
+    /// `HKActivitySummaryQuery` with an update handler: the summaries the app may read, then the new or changed ones
+    /// after each change. Each event's id is the store's activity revision sealed for the app (marked so that no
+    /// anchor of another stream opens as one).
+    func streamActivitySummaryUpdates(_ input: Operations.StreamActivitySummaryUpdates.Input) async throws
+        -> Operations.StreamActivitySummaryUpdates.Output
+    {
+        let query = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        let filter = try query.predicate.map { try Self.filter($0, at: "/predicate") }
+        let token = CallingApp.token
+        let registrations = registrations
+        let type = HKObjectType.activitySummaryType().identifier
+        return try await logged("activitySummaryQuery", attempted: [type: 0]) { store in
+            let app = store.configuration.app.bundleIdentifier
+            let seal = try store.sampleStore().anchorSeal(for: app)
+            _ = try filter?.activitySummarySQL()   // a sample predicate is refused now, not once the stream has begun
+            var revision: Int?
+            if let id = input.headers.lastEventID {
+                guard let sealed = Data(base64Encoded: id), let position = try? seal.open(sealed), position.deleted == Self.activityMark else {
+                    throw Problem(.badRequest, "invalid event id",
+                                  detail: "Last-Event-ID: not the id of an event this daemon sent this app on this stream",
+                                  code: .errorInvalidArgument, field: "Last-Event-ID")
+                }
+                revision = Int(position.sample)
+            }
+            guard let engine = try store.backend() as? EmbeddedBackend else {
+                throw Problem(HKError(.errorDatabaseInaccessible, "the daemon's store is not open in the daemon"))
+            }
+            let snapshots = engine.activitySummarySnapshots(matching: filter, after: revision)
+            let (events, continuation) = AsyncStream<ServerSentEventWithJSONData<Components.Schemas.ActivitySummaryList>>.makeStream()
+            // Not detached: the task keeps the request's graceful-shutdown context, so the daemon stopping ends the stream.
+            let producer = Task {
+                await withGracefulShutdownHandler {
+                    await Self.relay(snapshots, to: continuation, stillAllowed: Self.stillAllowed(app, token: token, in: registrations)) { snapshot in
+                        let id = seal.seal(AnchorPosition(sample: Int64(snapshot.revision), deleted: Self.activityMark)).base64EncodedString()
+                        return .init(event: "summaries", data: .init(summaries: snapshot.summaries.map(WireActivitySummary.wire)), id: id)
+                    }
+                } onGracefulShutdown: {
+                    continuation.finish()
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in producer.cancel() }
+            let body = HTTPBody(events.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single)
+            return (.ok(.init(body: .textEventStream(body))), [type: 0])
+        }
+    }
+
+    /// What marks a sealed position as an activity-summary revision (a store position never has a negative part).
+    private static let activityMark: Int64 = -1
 }

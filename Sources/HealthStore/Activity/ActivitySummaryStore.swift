@@ -72,7 +72,9 @@ package struct ActivitySummaryStore: Sendable {
         return try database.read { db in
             let current = try Int.fetchOne(db, sql: "SELECT IFNULL(MAX(revision), 0) FROM activitySummary")!
             if let app, try !AuthorizationService.canRead(app: app, type: Self.typeIdentifier, in: db) {
-                return Snapshot(summaries: [], revision: current)
+                // Revision 0, not the current one: a stream's ids (sealed revisions) must not tell an app that may not
+                // read the summaries when they changed.
+                return Snapshot(summaries: [], revision: 0)
             }
             let rows = try SQLRequest<Row>("SELECT * FROM activitySummary WHERE \(condition) ORDER BY day").fetchAll(db)
             return Snapshot(summaries: try rows.map(Self.summary(from:)), revision: current)

@@ -124,6 +124,50 @@ package struct EmbeddedBackend: HealthBackend {
         try ActivitySummaryStore(database: samples.database).summaries(matching: filter, visibleTo: app.bundleIdentifier).summaries
     }
 
+    package func activitySummaryUpdates(matching filter: SampleFilter?) -> AsyncThrowingStream<[HKActivitySummary], any Error> {
+        let snapshots = activitySummarySnapshots(matching: filter, after: nil)
+        let (stream, continuation) = AsyncThrowingStream<[HKActivitySummary], any Error>.makeStream()
+        let task = Task {
+            do {
+                for try await snapshot in snapshots { continuation.yield(snapshot.summaries) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// The matching summaries the app may read with the store's revision: all of them first, or — after `revision`, a
+    /// resumed stream — those changed since (only if any); then the new or changed ones after each change.
+    package func activitySummarySnapshots(matching filter: SampleFilter?, after revision: Int?)
+        -> AsyncThrowingStream<ActivitySummaryStore.Snapshot, any Error>
+    {
+        let (stream, continuation) = AsyncThrowingStream<ActivitySummaryStore.Snapshot, any Error>.makeStream()
+        let task = Task.detached { [samples, app] in
+            do {
+                let summaries = ActivitySummaryStore(database: samples.database)
+                // Subscribed before the first read: a change in between is heard, not lost.
+                let updates = samples.changes.subscribe()
+                var snapshot = try summaries.summaries(matching: filter, visibleTo: app.bundleIdentifier, after: revision)
+                if revision == nil || !snapshot.summaries.isEmpty { continuation.yield(snapshot) }
+                for await change in updates where change.touches(ActivitySummaryStore.typeIdentifier) {
+                    let next = try summaries.summaries(matching: filter, visibleTo: app.bundleIdentifier, after: snapshot.revision)
+                    guard !Task.isCancelled else { break }
+                    snapshot = next
+                    guard !next.summaries.isEmpty else { continue }
+                    continuation.yield(next)
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
     package func electrocardiogramVoltages(of uuid: UUID) async throws -> (samplingFrequency: Double?, microvolts: [Double]) {
         let ecg = try await visibleSample(uuid, of: HKObjectType.electrocardiogramType(), named: "electrocardiogram") as? HKElectrocardiogram
         return (ecg?.samplingFrequency?.doubleValue(for: .hertz()), try samples.voltages(of: uuid))

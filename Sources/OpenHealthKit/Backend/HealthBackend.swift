@@ -51,6 +51,9 @@ package protocol HealthBackend: Sendable {
     func disableBackgroundDelivery(for type: HKObjectType?) async throws
     /// The frequency the app enabled for the type, nil when none (its observers are woken for every change).
     func backgroundDeliveryFrequency(for type: String) async throws -> HKUpdateFrequency?
+    /// The activity summaries the app may read that match `filter` (the first element, possibly empty), then the new or
+    /// changed ones after each change (never empty), until the consumer stops.
+    func activitySummaryUpdates(matching filter: SampleFilter?) -> AsyncThrowingStream<[HKActivitySummary], any Error>
     /// The voltages (microvolts, in order) of electrocardiogram `uuid` and its stored sampling frequency (hertz), when
     /// the app may see it; `errorNoData` otherwise, the same whether it is hidden or absent.
     func electrocardiogramVoltages(of uuid: UUID) async throws -> (samplingFrequency: Double?, microvolts: [Double])

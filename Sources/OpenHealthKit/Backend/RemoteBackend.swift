@@ -187,6 +187,22 @@ package struct RemoteBackend: HealthBackend {
         return answers
     }
 
+    /// The daemon's activity-summary stream (Server-Sent Events): the first answer, then the changed summaries,
+    /// reconnected after a drop with the last event's id as the other streams are.
+    package func activitySummaryUpdates(matching filter: SampleFilter?) -> AsyncThrowingStream<[HKActivitySummary], any Error> {
+        let query: Components.Schemas.ActivitySummaryQuery
+        do {
+            query = .init(predicate: try filter.map(WirePredicate.wire))
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
+        return reconnecting(Components.Schemas.ActivitySummaryList.self, event: "summaries") { [client] lastEventID in
+            try await client.streamActivitySummaryUpdates(headers: .init(lastEventID: lastEventID), body: .json(query)).ok.body.textEventStream
+        } element: { [self] list, _ in
+            do { return try WireActivitySummary.stored(list.summaries) } catch let error as WireFieldError { throw unreadable(error.field, error.message) }
+        }
+    }
+
     /// An event stream of the daemon's, opened by `open` with the last event's id (nil the first time) and reopened
     /// after a drop, waiting longer each time (0.1 s, doubling, up to 5 s); each `event` becomes an element. A refusal
     /// (an `HKError` other than the daemon being unreachable) ends it with that error.

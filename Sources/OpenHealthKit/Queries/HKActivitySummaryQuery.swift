@@ -77,39 +77,25 @@ struct ActivitySummaryPlan: Sendable {
         _ = try filter?.activitySummarySQL()  // reject sample predicates before anything runs
     }
 
-    func fetch(on store: HKHealthStore, after revision: Int? = nil) throws -> ActivitySummaryStore.Snapshot {
-        try ActivitySummaryStore(database: store.sampleStore().database)
-            .summaries(matching: filter, visibleTo: store.configuration.app.bundleIdentifier, after: revision)
-    }
-
     /// The matching summaries, from the store behind `store` (embedded or the daemon).
     func summaries(on store: HKHealthStore) async throws -> [HKActivitySummary] {
         try await store.backend().activitySummaries(matching: filter)
     }
 
     /// The matching summaries, then — when `live` — the new or changed ones after each write, until the task is
-    /// cancelled. Through the daemon the updates do not come yet: after the first results, `live` ends with an error
-    /// saying so.
+    /// cancelled (from the engine in this process, or the daemon's stream).
     func run(on store: HKHealthStore, live: Bool,
              first: ([HKActivitySummary]) -> Void, update: ([HKActivitySummary]) -> Void) async throws {
-        guard try store.backend() is EmbeddedBackend else {
+        guard live else {
             let summaries = try await summaries(on: store)
             guard !Task.isCancelled else { return }
-            first(summaries)
-            if live { throw HKError(.errorHealthDataUnavailable, "activity summary updates do not come through the health daemon yet") }
-            return
+            return first(summaries)
         }
-        let updates = live ? try store.sampleStore().changes.subscribe() : nil
-        var snapshot = try fetch(on: store)
-        guard !Task.isCancelled else { return }
-        first(snapshot.summaries)
-        guard let updates else { return }
-        for await change in updates where change.touches(ActivitySummaryStore.typeIdentifier) {
-            let next = try fetch(on: store, after: snapshot.revision)
+        var answered = false
+        for try await summaries in try store.backend().activitySummaryUpdates(matching: filter) {
             guard !Task.isCancelled else { return }
-            snapshot = next
-            guard !next.summaries.isEmpty else { continue }
-            update(next.summaries)
+            if answered { update(summaries) } else { first(summaries) }
+            answered = true
         }
     }
 }
