@@ -94,6 +94,30 @@ package enum WireSample {
         }
     }
 
+    /// What a series builder sends of its sample (`/v1/objects/quantity-series`): the UUID, the quantity type, the unit
+    /// its quantities are in, the metadata (checked as the builder checks it) and the device. The value, count and
+    /// summary are not read: the daemon makes them again from the quantities.
+    package static func seriesParts(_ wire: Sample, at pointer: String) throws
+        -> (uuid: UUID, type: HKQuantityType, unit: HKUnit, metadata: [String: HKMetadataValue]?, device: HKDevice?)
+    {
+        func field(_ name: String, _ message: String) -> WireFieldError { WireFieldError("\(pointer)/\(name)", message) }
+        guard let uuid = UUID(uuidString: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
+        guard let type = HKObjectType.type(forIdentifier: wire._type) as? HKQuantityType else {
+            throw field("type", "\"\(wire._type)\" is not a quantity type identifier")
+        }
+        guard let quantity = wire.quantity else { throw field("quantity", "a series sample needs a quantity, for its unit") }
+        let unit = try self.quantity(quantity, at: pointer + "/quantity").unit
+        guard unit.dimension == type.canonicalUnit.dimension else {
+            throw field("quantity/unit", "\(unit) is not a unit of \(type.identifier) (its unit is \(type.canonicalUnit))")
+        }
+        let raw = try wire.metadata.map { try self.metadata($0.additionalProperties, at: pointer + "/metadata") }
+        let metadata: [String: HKMetadataValue]?
+        do { metadata = try MetadataValidation.validate(raw, sampleType: type) } catch let error as HKError {
+            throw field("metadata", error.message)
+        }
+        return (uuid, type, unit, metadata, wire.device.map(device))
+    }
+
     /// A correlation's member as a sample (the same fields; a member is never a workout or a correlation itself).
     private static func sample(_ member: Components.Schemas.CorrelationMember) -> Sample {
         Sample(uuid: member.uuid, _type: member._type, startDate: member.startDate, endDate: member.endDate, quantity: member.quantity,

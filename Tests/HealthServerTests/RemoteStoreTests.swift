@@ -472,11 +472,13 @@ struct RemoteStoreTests {
 
     @Test func callsThatDoNotGoThroughTheDaemonYetSaySo() async throws {
         try await AppSession.with(.remote) { session in
-            let store = try await session.app(.steps, answering: .allowAll)
-            try await store.requestAuthorization(toShare: [steps], read: [steps])
-            let builder = HKQuantitySeriesSampleBuilder(healthStore: store, quantityType: steps, startDate: base, device: nil)
-            try builder.insert(HKQuantity(unit: .count(), doubleValue: 3), at: base)
-            let refusal = await #expect(throws: HKError.self) { _ = try await builder.finishSeries(metadata: nil, endDate: nil) }
+            let manifest = AppManifest(bundleIdentifier: "com.example.cards", name: "Cards", version: "1.0", shareUsageDescription: "Shows your data.",
+                                       updateUsageDescription: "Logs your data.", clinicalUsageDescription: "Shows your vaccination card.")
+            let store = try await session.app(manifest, answering: .allowAll)
+            let refusal = await #expect(throws: HKError.self) {
+                _ = try await HKVerifiableClinicalRecordQueryDescriptor(recordTypes: [.init(rawValue: "https://smarthealth.cards#immunization")],
+                                                                        sourceTypes: []).result(for: store)
+            }
             // Samples the wire does not carry yet are refused, not sent back bare.
             let audiograms = await #expect(throws: HKError.self) { _ = try await query(store, HKObjectType.audiogramSampleType()) }
             #expect(audiograms?.code == .errorHealthDataUnavailable)

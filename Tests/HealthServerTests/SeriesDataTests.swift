@@ -176,6 +176,53 @@ struct SeriesDataTests {
         }
     }
 
+    /// An app builds a series of its own with `HKQuantitySeriesSampleBuilder`: the sample it gets back is the one stored,
+    /// with its sum and count, and its quantities come back one by one.
+    @Test(arguments: Backend.allCases)
+    func anAppsBuiltSeriesIsSavedWithItsQuantities(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let store = try await session.app(.steps, answering: .allowAll)
+            try await store.requestAuthorization(toShare: [steps], read: [steps])
+            let builder = HKQuantitySeriesSampleBuilder(healthStore: store, quantityType: steps, startDate: recorded, device: nil)
+            for (minute, count) in [(2, 30.0), (0, 10.0), (1, 20.0)] {
+                try builder.insert(HKQuantity(unit: .count(), doubleValue: count),
+                                   for: DateInterval(start: recorded.addingTimeInterval(Double(minute) * 60), duration: 60))
+            }
+            let made = try #require(try await builder.finishSeries(metadata: ["HKWasUserEntered": false], endDate: nil).first)
+            #expect(made.quantity.doubleValue(for: .count()) == 60 && made.count == 3 && made.endDate == recorded.addingTimeInterval(180))
+            let stored = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: steps)], sortDescriptors: []).result(for: store)
+            #expect(stored.map(\.uuid) == [made.uuid] && stored.first?.count == 3 && stored.first?.quantity.doubleValue(for: .count()) == 60)
+            #expect(stored.first?.metadata?["HKWasUserEntered"] as? Bool == false)
+            #expect(try await seriesQuantities(store).map(\.0) == [10, 20, 30])
+        }
+    }
+
+    /// What the builder refuses the daemon refuses too, naming the quantity: an end before its start, one before the
+    /// series' start, a unit of another kind; and nothing of a refused series is saved.
+    @Test func aSeriesTheBuilderWouldRefuseIsA400NamingTheQuantity() async throws {
+        try await DaemonHarness.with { daemon in
+            let token = try await daemon.connect("com.example.steps", share: [steps], read: [steps])
+            func series(_ quantities: String, unit: String = "count") -> String {
+                #"{"sample":{"uuid":"\#(UUID().uuidString)","type":"HKQuantityTypeIdentifierStepCount","startDate":"2026-11-24T08:00:00Z","#
+                    + #""endDate":"2026-11-24T09:00:00Z","quantity":{"value":0,"unit":"\#(unit)"}},"quantities":[\#(quantities)]}"#
+            }
+            let good = #"{"startDate":"2026-11-24T08:00:00Z","endDate":"2026-11-24T08:01:00Z","value":5}"#
+            for (body, field) in [
+                (series(good + "," + #"{"startDate":"2026-11-24T08:05:00Z","endDate":"2026-11-24T08:04:00Z","value":5}"#), "/quantities/1/endDate"),
+                (series(#"{"startDate":"2026-11-24T07:59:00Z","endDate":"2026-11-24T08:01:00Z","value":5}"#), "/quantities/0"),
+                (series(good, unit: "kg"), "/sample/quantity/unit"),
+                (series(good + "," + good), "/quantities"),
+            ] {
+                let refused = try await daemon.raw(.POST, "/v1/objects/quantity-series", body: body, token: token)
+                #expect(refused.status == 400 && refused.json["field"] as? String == field, "\(field): \(refused.body)")
+            }
+            let found = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"HKQuantityTypeIdentifierStepCount"}"#, token: token)
+            #expect((found.json["samples"] as? [Any])?.isEmpty == true, "\(found.body)")
+            let saved = try await daemon.raw(.POST, "/v1/objects/quantity-series", body: series(good), token: token)
+            #expect(saved.status == 204, "\(saved.body)")
+        }
+    }
+
     @Test func aBadUUIDIsA400NamingIt() async throws {
         try await DaemonHarness.with { daemon in
             let token = try await daemon.connect("com.example.steps", read: [ecgType])

@@ -957,8 +957,29 @@ package enum OpenAPIDocument {
             "content": {
               "text/event-stream": {
                 "schema": {
-                  "type": "string",
-                  "format": "binary"
+                  "type": "object",
+                  "required": [
+                    "event",
+                    "data"
+                  ],
+                  "description": "One event of the stream (a keepalive event, every 15 s of quiet, has no data).",
+                  "properties": {
+                    "event": {
+                      "type": "string",
+                      "enum": [
+                        "update"
+                      ]
+                    },
+                    "data": {
+                      "type": "string",
+                      "contentMediaType": "application/json",
+                      "description": "A ObserverUpdate, as JSON."
+                    },
+                    "id": {
+                      "type": "string",
+                      "description": "Opaque: send the last one back as Last-Event-ID to resume."
+                    }
+                  }
                 }
               }
             }
@@ -1706,8 +1727,29 @@ package enum OpenAPIDocument {
             "content": {
               "text/event-stream": {
                 "schema": {
-                  "type": "string",
-                  "format": "binary"
+                  "type": "object",
+                  "required": [
+                    "event",
+                    "data"
+                  ],
+                  "description": "One event of the stream (a keepalive event, every 15 s of quiet, has no data).",
+                  "properties": {
+                    "event": {
+                      "type": "string",
+                      "enum": [
+                        "changes"
+                      ]
+                    },
+                    "data": {
+                      "type": "string",
+                      "contentMediaType": "application/json",
+                      "description": "A AnchoredChanges, as JSON."
+                    },
+                    "id": {
+                      "type": "string",
+                      "description": "Opaque: send the last one back as Last-Event-ID to resume."
+                    }
+                  }
                 }
               }
             }
@@ -2315,8 +2357,29 @@ package enum OpenAPIDocument {
             "content": {
               "text/event-stream": {
                 "schema": {
-                  "type": "string",
-                  "format": "binary"
+                  "type": "object",
+                  "required": [
+                    "event",
+                    "data"
+                  ],
+                  "description": "One event of the stream (a keepalive event, every 15 s of quiet, has no data).",
+                  "properties": {
+                    "event": {
+                      "type": "string",
+                      "enum": [
+                        "summaries"
+                      ]
+                    },
+                    "data": {
+                      "type": "string",
+                      "contentMediaType": "application/json",
+                      "description": "A ActivitySummaryList, as JSON."
+                    },
+                    "id": {
+                      "type": "string",
+                      "description": "Opaque: send the last one back as Last-Event-ID to resume."
+                    }
+                  }
                 }
               }
             }
@@ -2373,6 +2436,94 @@ package enum OpenAPIDocument {
           }
         ],
         "description": "Each event's id is opaque (sealed for the app); sent back as `Last-Event-ID`, the stream resumes after it: no first answer, one event at once with what changed meanwhile (if anything). An id made for another app, or for another stream, is a 400. The stream ends when the person revokes the app and when the daemon stops."
+      }
+    },
+    "/v1/objects/quantity-series": {
+      "post": {
+        "operationId": "saveQuantitySeries",
+        "tags": [
+          "objects"
+        ],
+        "summary": "HKQuantitySeriesSampleBuilder.finishSeries: saves one sample holding many quantities, as the calling app.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/QuantitySeriesSave"
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Saved."
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "description": "Each quantity is checked as the builder checks it (a unit of the type's kind, a finite value, not before the series' start, an end not before its start), and the sample is made from them as the builder makes it: the sum for cumulative types, else the average with the minimum, maximum and most recent. All or nothing."
       }
     }
   },
@@ -4237,6 +4388,51 @@ package enum OpenAPIDocument {
           "custodianName": {
             "type": "string",
             "description": "Read only."
+          }
+        }
+      },
+      "QuantitySeriesSave": {
+        "type": "object",
+        "required": [
+          "sample",
+          "quantities"
+        ],
+        "additionalProperties": false,
+        "description": "A quantity series as HKQuantitySeriesSampleBuilder finishes it: the sample (its uuid, type, startDate — the builder's start —, endDate, unit in `quantity.unit`, metadata and device; its value, count and series summary are made again from the quantities) and its quantities.",
+        "properties": {
+          "sample": {
+            "$ref": "#/components/schemas/Sample"
+          },
+          "quantities": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 100000,
+            "items": {
+              "$ref": "#/components/schemas/SeriesQuantity"
+            }
+          }
+        }
+      },
+      "SeriesQuantity": {
+        "type": "object",
+        "required": [
+          "startDate",
+          "endDate",
+          "value"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "startDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "endDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "value": {
+            "type": "number",
+            "description": "In the unit of the sample's quantity."
           }
         }
       }

@@ -3759,5 +3759,96 @@ extension Components {
                 ])
             }
         }
+        /// A quantity series as HKQuantitySeriesSampleBuilder finishes it: the sample (its uuid, type, startDate — the builder's start —, endDate, unit in `quantity.unit`, metadata and device; its value, count and series summary are made again from the quantities) and its quantities.
+        ///
+        /// - Remark: Generated from `#/components/schemas/QuantitySeriesSave`.
+        package struct QuantitySeriesSave: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/QuantitySeriesSave/sample`.
+            package var sample: Components.Schemas.Sample
+            /// - Remark: Generated from `#/components/schemas/QuantitySeriesSave/quantities`.
+            package var quantities: [Components.Schemas.SeriesQuantity]
+            /// Creates a new `QuantitySeriesSave`.
+            ///
+            /// - Parameters:
+            ///   - sample:
+            ///   - quantities:
+            package init(
+                sample: Components.Schemas.Sample,
+                quantities: [Components.Schemas.SeriesQuantity]
+            ) {
+                self.sample = sample
+                self.quantities = quantities
+            }
+            package enum CodingKeys: String, CodingKey {
+                case sample
+                case quantities
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.sample = try container.decode(
+                    Components.Schemas.Sample.self,
+                    forKey: .sample
+                )
+                self.quantities = try container.decode(
+                    [Components.Schemas.SeriesQuantity].self,
+                    forKey: .quantities
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "sample",
+                    "quantities"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SeriesQuantity`.
+        package struct SeriesQuantity: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SeriesQuantity/startDate`.
+            package var startDate: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/SeriesQuantity/endDate`.
+            package var endDate: Foundation.Date
+            /// In the unit of the sample's quantity.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SeriesQuantity/value`.
+            package var value: Swift.Double
+            /// Creates a new `SeriesQuantity`.
+            ///
+            /// - Parameters:
+            ///   - startDate:
+            ///   - endDate:
+            ///   - value: In the unit of the sample's quantity.
+            package init(
+                startDate: Foundation.Date,
+                endDate: Foundation.Date,
+                value: Swift.Double
+            ) {
+                self.startDate = startDate
+                self.endDate = endDate
+                self.value = value
+            }
+            package enum CodingKeys: String, CodingKey {
+                case startDate
+                case endDate
+                case value
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.startDate = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .startDate
+                )
+                self.endDate = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .endDate
+                )
+                self.value = try container.decode(
+                    Swift.Double.self,
+                    forKey: .value
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "startDate",
+                    "endDate",
+                    "value"
+                ])
+            }
+        }
     }
 }

@@ -181,6 +181,13 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/streams/activity-summaries`.
     /// - Remark: Generated from `#/paths//v1/streams/activity-summaries/post(streamActivitySummaryUpdates)`.
     func streamActivitySummaryUpdates(_ input: Operations.StreamActivitySummaryUpdates.Input) async throws -> Operations.StreamActivitySummaryUpdates.Output
+    /// HKQuantitySeriesSampleBuilder.finishSeries: saves one sample holding many quantities, as the calling app.
+    ///
+    /// Each quantity is checked as the builder checks it (a unit of the type's kind, a finite value, not before the series' start, an end not before its start), and the sample is made from them as the builder makes it: the sum for cumulative types, else the average with the minimum, maximum and most recent. All or nothing.
+    ///
+    /// - Remark: HTTP `POST /v1/objects/quantity-series`.
+    /// - Remark: Generated from `#/paths//v1/objects/quantity-series/post(saveQuantitySeries)`.
+    func saveQuantitySeries(_ input: Operations.SaveQuantitySeries.Input) async throws -> Operations.SaveQuantitySeries.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -571,6 +578,21 @@ extension APIProtocol {
         body: Operations.StreamActivitySummaryUpdates.Input.Body
     ) async throws -> Operations.StreamActivitySummaryUpdates.Output {
         try await streamActivitySummaryUpdates(Operations.StreamActivitySummaryUpdates.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// HKQuantitySeriesSampleBuilder.finishSeries: saves one sample holding many quantities, as the calling app.
+    ///
+    /// Each quantity is checked as the builder checks it (a unit of the type's kind, a finite value, not before the series' start, an end not before its start), and the sample is made from them as the builder makes it: the sum for cumulative types, else the average with the minimum, maximum and most recent. All or nothing.
+    ///
+    /// - Remark: HTTP `POST /v1/objects/quantity-series`.
+    /// - Remark: Generated from `#/paths//v1/objects/quantity-series/post(saveQuantitySeries)`.
+    package func saveQuantitySeries(
+        headers: Operations.SaveQuantitySeries.Input.Headers = .init(),
+        body: Operations.SaveQuantitySeries.Input.Body
+    ) async throws -> Operations.SaveQuantitySeries.Output {
+        try await saveQuantitySeries(Operations.SaveQuantitySeries.Input(
             headers: headers,
             body: body
         ))

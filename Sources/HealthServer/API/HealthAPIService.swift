@@ -142,6 +142,39 @@ struct HealthAPIService: APIProtocol {
         }
     }
 
+    /// `HKQuantitySeriesSampleBuilder.finishSeries`: the quantities checked as the builder checks them, the sample made
+    /// from them as the builder makes it, saved as the app, all or nothing.
+    func saveQuantitySeries(_ input: Operations.SaveQuantitySeries.Input) async throws -> Operations.SaveQuantitySeries.Output {
+        let request = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        let parts: (uuid: UUID, type: HKQuantityType, unit: HKUnit, metadata: [String: HKMetadataValue]?, device: HKDevice?)
+        do { parts = try WireSample.seriesParts(request.sample, at: "/sample") } catch { throw Self.problem(error) }
+        let start = request.sample.startDate
+        let quantities = try request.quantities.enumerated().map { index, wire in
+            let pointer = "/quantities/\(index)"
+            guard wire.endDate >= wire.startDate else {
+                throw Problem(.badRequest, "invalid interval", detail: "\(pointer)/endDate: before its startDate", code: .errorInvalidArgument,
+                              field: pointer + "/endDate")
+            }
+            let quantity = HKQuantity(unit: parts.unit, doubleValue: wire.value), interval = DateInterval(start: wire.startDate, end: wire.endDate)
+            do { try QuantitySeriesDraft.check(quantity, for: interval, type: parts.type, start: start) } catch let error as HKError {
+                throw Problem(error, field: pointer)
+            }
+            return (quantity, interval)
+        }
+        guard Set(quantities.map(\.1.start)).count == quantities.count else {
+            throw Problem(.badRequest, "invalid series", detail: "/quantities: two quantities start at the same time (the builder keeps the last)",
+                          code: .errorInvalidArgument, field: "/quantities")
+        }
+        let draft = QuantitySeriesDraft(type: parts.type, start: start, device: parts.device, uuid: parts.uuid, quantities: quantities,
+                                        metadata: parts.metadata, endDate: request.sample.endDate)
+        return try await logged("save", attempted: [parts.type.identifier: 1]) { store in
+            do { _ = try await store.backend().saveQuantitySeries(draft) } catch let error as HKError where error.code == .errorInvalidArgument {
+                throw Problem(error, field: "/sample")
+            }
+            return (.noContent, [parts.type.identifier: 1])
+        }
+    }
+
     /// The object an app sends at `pointer`, or the 400 naming what is wrong with it.
     private static func object(_ wire: Components.Schemas.Sample, at pointer: String) throws -> HKSample {
         do { return try WireSample.object(wire, at: pointer) } catch let error as HKError { throw Problem(error, field: pointer) }

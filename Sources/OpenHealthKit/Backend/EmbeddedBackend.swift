@@ -124,6 +124,12 @@ package struct EmbeddedBackend: HealthBackend {
         try ActivitySummaryStore(database: samples.database).summaries(matching: filter, visibleTo: app.bundleIdentifier).summaries
     }
 
+    package func saveQuantitySeries(_ draft: QuantitySeriesDraft) async throws -> HKQuantitySample {
+        let (sample, entries) = try draft.sample()
+        try samples.saveSeries(sample, entries: entries, app: app)
+        return sample
+    }
+
     package func activitySummaryUpdates(matching filter: SampleFilter?) -> AsyncThrowingStream<[HKActivitySummary], any Error> {
         let snapshots = activitySummarySnapshots(matching: filter, after: nil)
         let (stream, continuation) = AsyncThrowingStream<[HKActivitySummary], any Error>.makeStream()

@@ -17,6 +17,9 @@ package protocol HealthBackend: Sendable {
     /// Associates samples with a workout the app saved, saving those not in the store yet, all or none; with
     /// `savingWorkout`, saves the workout in the same transaction (`HKWorkoutBuilder.finishWorkout()`).
     func add(_ samples: [HKSample], to workout: HKWorkout, savingWorkout: Bool) async throws
+    /// Saves a quantity series (`HKQuantitySeriesSampleBuilder.finishSeries`) as one sample with its quantities, as the
+    /// app; returns the sample.
+    func saveQuantitySeries(_ draft: QuantitySeriesDraft) async throws -> HKQuantitySample
     /// Deletes objects the app saved, all or none.
     func delete(_ objects: [HKObject]) async throws
     /// Deletes the app's own objects of `type` that match `filter`; returns how many.

@@ -83,6 +83,18 @@ package struct RemoteBackend: HealthBackend {
         _ = try await call { try await client.addWorkoutSamples(body: .json(request)).noContent }
     }
 
+    /// Sends the series as the builder made it (the daemon checks the quantities and makes the same sample from them).
+    package func saveQuantitySeries(_ draft: QuantitySeriesDraft) async throws -> HKQuantitySample {
+        let (sample, _) = try draft.sample()
+        let request = Components.Schemas.QuantitySeriesSave(
+            sample: WireSample.wire(sample),
+            quantities: draft.quantities.map { quantity, interval in
+                .init(startDate: interval.start, endDate: interval.end, value: quantity.doubleValue(for: sample.quantity.unit))
+            })
+        _ = try await call { try await client.saveQuantitySeries(body: .json(request)).noContent }
+        return sample
+    }
+
     /// An object as the API's sample, or `errorInvalidArgument` for the kinds the API does not carry yet.
     private func wire(_ object: HKObject) throws -> Components.Schemas.Sample {
         guard let sample = object as? HKSample, WireSample.canCarry(sample) else {

@@ -37,14 +37,7 @@ open class HKQuantitySeriesSampleBuilder: NSObject, @unchecked Sendable {
 
     /// Adds a quantity over `dateInterval`; one starting where an earlier one starts replaces it.
     open func insert(_ quantity: HKQuantity, for dateInterval: DateInterval) throws {
-        guard quantity.is(compatibleWith: quantityType.canonicalUnit) else {
-            throw HKError.invalidArgument("\(quantity) is not a quantity of \(quantityType.identifier) (its unit is \(quantityType.canonicalUnit))")
-        }
-        guard quantity.doubleValue.isFinite else { throw HKError.invalidArgument("a series quantity must be finite, not \(quantity)") }
-        guard dateInterval.start >= startDate else {
-            throw HKError.invalidArgument(
-                "a quantity starting at \(dateInterval.start.formatted(.iso8601)) comes before the series' start (\(startDate.formatted(.iso8601)))")
-        }
+        try QuantitySeriesDraft.check(quantity, for: dateInterval, type: quantityType, start: startDate)
         lock.lock()
         defer { lock.unlock() }
         if let closed = state.closed { throw HKError.invalidArgument("the quantity series builder is \(closed)") }
@@ -69,9 +62,9 @@ open class HKQuantitySeriesSampleBuilder: NSObject, @unchecked Sendable {
             return state.quantities.values.sorted { ($0.1.start, $0.1.end) < ($1.1.start, $1.1.end) }
         }()
         do {
-            let (sample, entries) = try makeSample(quantities, metadata: checked, endDate: endDate)
-            try healthStore.sampleStore().saveSeries(sample, entries: entries, app: healthStore.configuration.app)
-            return [sample]
+            let draft = QuantitySeriesDraft(type: quantityType, start: startDate, device: device, quantities: quantities, metadata: checked,
+                                            endDate: endDate)
+            return [try await healthStore.backend().saveQuantitySeries(draft)]
         } catch {
             lock.withLock { state.closed = nil }  // not saved: the app may fix the problem and finish again
             throw error
@@ -107,35 +100,5 @@ open class HKQuantitySeriesSampleBuilder: NSObject, @unchecked Sendable {
             state.quantities = [:]
             state.closed = "discarded"
         }
-    }
-
-    /// The sample (sum or average, in the first quantity's unit) and its entries.
-    private func makeSample(_ quantities: [(HKQuantity, DateInterval)], metadata: [String: HKMetadataValue]?, endDate: Date?) throws
-        -> (HKQuantitySample, [QuantitySeriesEntry])
-    {
-        let unit = quantities[0].0.unit
-        let entries = try quantities.map { quantity, interval in
-            QuantitySeriesEntry(start: interval.start.timeIntervalSinceReferenceDate, end: interval.end.timeIntervalSinceReferenceDate,
-                                value: try quantity.unit.toBase(quantity.doubleValue), originalValue: quantity.doubleValue(for: unit))
-        }
-        let lastEnd = quantities.map(\.1.end).max()!
-        let end = endDate ?? lastEnd
-        guard end >= lastEnd else {
-            throw HKError.invalidArgument("the series cannot end (\(end.formatted(.iso8601))) before its last quantity (\(lastEnd.formatted(.iso8601)))")
-        }
-        let values = entries.map(\.originalValue)
-        if quantityType.aggregationStyle == .cumulative {
-            let sum = HKQuantity(unit: unit, doubleValue: values.reduce(0, +))
-            return (HKQuantitySample.make(type: quantityType, quantity: sum, start: startDate, end: end, count: entries.count,
-                                          metadata: metadata, device: device), entries)
-        }
-        let average = HKQuantity(unit: unit, doubleValue: values.reduce(0, +) / Double(values.count))
-        let latest = quantities.max { ($0.1.end, $0.1.start) < ($1.1.end, $1.1.start) }!
-        let summary = HKDiscreteQuantitySample.SeriesSummary(
-            minimum: HKQuantity(unit: unit, doubleValue: values.min()!), maximum: HKQuantity(unit: unit, doubleValue: values.max()!),
-            mostRecent: HKQuantity(unit: unit, doubleValue: latest.0.doubleValue(for: unit)), mostRecentDateInterval: latest.1)
-        return (HKDiscreteQuantitySample(type: quantityType, average: average, series: summary, start: startDate, end: end,
-                                         count: entries.count, uuid: UUID(), metadata: metadata, sourceRevision: HKObject.unsavedRevision,
-                                         device: device), entries)
     }
 }
