@@ -118,6 +118,40 @@ package enum WireSample {
         return (uuid, type, unit, metadata, wire.device.map(device))
     }
 
+    /// A heartbeat series a builder sends (`/v1/objects/heartbeat-series`) with its beats, checked as the builder checks
+    /// them: none before the start, each after the one before, the series ending at its last beat.
+    package static func heartbeatSeries(_ wire: Sample, beats: [Components.Schemas.HeartbeatInput], at pointer: String) throws
+        -> HKHeartbeatSeriesSample
+    {
+        func field(_ name: String, _ message: String) -> WireFieldError { WireFieldError("\(pointer)/\(name)", message) }
+        guard let uuid = UUID(uuidString: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
+        guard wire._type == HKSeriesType.heartbeat().identifier else {
+            throw field("type", "\"\(wire._type)\" is not \(HKSeriesType.heartbeat().identifier)")
+        }
+        var previous: Double?
+        for (index, beat) in beats.enumerated() {
+            guard beat.timeSinceSeriesStart >= 0, beat.timeSinceSeriesStart.isFinite else {
+                throw WireFieldError("/beats/\(index)/timeSinceSeriesStart", "a heartbeat's time since the series' start must be 0 or more")
+            }
+            if let previous, beat.timeSinceSeriesStart <= previous {
+                throw WireFieldError("/beats/\(index)/timeSinceSeriesStart",
+                                     "heartbeats come in order: \(beat.timeSinceSeriesStart) s does not come after the previous beat at \(previous) s")
+            }
+            previous = beat.timeSinceSeriesStart
+        }
+        guard let last = previous else { throw WireFieldError("/beats", "a heartbeat series needs at least one beat") }
+        guard wire.count ?? beats.count == beats.count else { throw field("count", "\(wire.count ?? 0) beats said, \(beats.count) sent") }
+        guard abs(wire.endDate.timeIntervalSince(wire.startDate) - last) < 0.001 else {
+            throw field("endDate", "a heartbeat series ends at its last beat, \(last) s after its start")
+        }
+        let raw = try wire.metadata.map { try self.metadata($0.additionalProperties, at: pointer + "/metadata") }
+        let metadata: [String: HKMetadataValue]?
+        do { metadata = try MetadataValidation.validate(raw) } catch let error as HKError { throw field("metadata", error.message) }
+        return HKHeartbeatSeriesSample(count: beats.count, start: wire.startDate, end: wire.endDate,
+                                       beats: beats.map { HeartbeatSeriesBeat(offset: $0.timeSinceSeriesStart, precededByGap: $0.precededByGap) },
+                                       uuid: uuid, metadata: metadata, device: wire.device.map(device))
+    }
+
     /// A correlation's member as a sample (the same fields; a member is never a workout or a correlation itself).
     private static func sample(_ member: Components.Schemas.CorrelationMember) -> Sample {
         Sample(uuid: member.uuid, _type: member._type, startDate: member.startDate, endDate: member.endDate, quantity: member.quantity,

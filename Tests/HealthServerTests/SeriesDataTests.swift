@@ -223,6 +223,45 @@ struct SeriesDataTests {
         }
     }
 
+    /// An app builds a heartbeat series of its own: saved with its beats, as on an embedded store.
+    @Test(arguments: Backend.allCases)
+    func anAppsBuiltHeartbeatSeriesIsSavedWithItsBeats(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let store = try await session.app(.steps, answering: .allowAll)
+            try await store.requestAuthorization(toShare: [heartbeatType], read: [heartbeatType])
+            let builder = HKHeartbeatSeriesBuilder(healthStore: store, device: nil, start: recorded)
+            for (time, gap) in [(0.41, false), (1.22, false), (3.90, true)] { try await builder.addHeartbeat(at: time, precededByGap: gap) }
+            try await builder.addMetadata(["context": "rest"])
+            let made = try await builder.finishSeries()
+            let found = try await HKSampleQueryDescriptor(predicates: [.heartbeatSeries()], sortDescriptors: []).result(for: store)
+            let stored = try #require(found.first)
+            #expect(found.count == 1 && stored.uuid == made.uuid && stored.count == 3 && stored.endDate == recorded.addingTimeInterval(3.90))
+            #expect(stored.metadata?["context"] as? String == "rest")
+            var beats: [HKHeartbeatSeriesQueryDescriptor.Heartbeat] = []
+            for try await beat in HKHeartbeatSeriesQueryDescriptor(stored).results(for: store) { beats.append(beat) }
+            #expect(beats.map(\.timeIntervalSinceStart) == [0.41, 1.22, 3.90] && beats.map(\.precededByGap) == [false, false, true])
+        }
+    }
+
+    /// Beats out of order, or a series that does not end at its last beat, are a 400 naming the field; nothing is saved.
+    @Test func aHeartbeatSeriesTheBuilderWouldRefuseIsA400NamingIt() async throws {
+        try await DaemonHarness.with { daemon in
+            let token = try await daemon.connect("com.example.heart", share: [heartbeatType], read: [heartbeatType])
+            func series(_ beats: [Double], end: String = "2026-11-24T08:00:02Z") -> String {
+                let list = beats.map { #"{"timeSinceSeriesStart":\#($0),"precededByGap":false}"# }.joined(separator: ",")
+                return #"{"sample":{"uuid":"\#(UUID().uuidString)","type":"HKDataTypeIdentifierHeartbeatSeries","startDate":"2026-11-24T08:00:00Z","#
+                    + #""endDate":"\#(end)","count":\#(beats.count)},"beats":[\#(list)]}"#
+            }
+            for (body, field) in [(series([1, 0.5, 2]), "/beats/1/timeSinceSeriesStart"), (series([1, 2], end: "2026-11-24T08:00:09Z"), "/sample/endDate")] {
+                let refused = try await daemon.raw(.POST, "/v1/objects/heartbeat-series", body: body, token: token)
+                #expect(refused.status == 400 && refused.json["field"] as? String == field, "\(field): \(refused.body)")
+            }
+            let found = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"HKDataTypeIdentifierHeartbeatSeries"}"#, token: token)
+            #expect((found.json["samples"] as? [Any])?.isEmpty == true, "\(found.body)")
+            #expect(try await daemon.raw(.POST, "/v1/objects/heartbeat-series", body: series([1, 2]), token: token).status == 204)
+        }
+    }
+
     @Test func aBadUUIDIsA400NamingIt() async throws {
         try await DaemonHarness.with { daemon in
             let token = try await daemon.connect("com.example.steps", read: [ecgType])

@@ -2525,6 +2525,94 @@ package enum OpenAPIDocument {
         },
         "description": "Each quantity is checked as the builder checks it (a unit of the type's kind, a finite value, not before the series' start, an end not before its start), and the sample is made from them as the builder makes it: the sum for cumulative types, else the average with the minimum, maximum and most recent. All or nothing."
       }
+    },
+    "/v1/objects/heartbeat-series": {
+      "post": {
+        "operationId": "saveHeartbeatSeries",
+        "tags": [
+          "objects"
+        ],
+        "summary": "HKHeartbeatSeriesBuilder.finishSeries: saves a heartbeat series with its beats, as the calling app.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/HeartbeatSeriesSave"
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Saved."
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "description": "The beats are checked as the builder checks them (0 or more seconds from the start, each after the one before) and the series must end at its last beat. All or nothing."
+      }
     }
   },
   "components": {
@@ -4433,6 +4521,46 @@ package enum OpenAPIDocument {
           "value": {
             "type": "number",
             "description": "In the unit of the sample's quantity."
+          }
+        }
+      },
+      "HeartbeatSeriesSave": {
+        "type": "object",
+        "required": [
+          "sample",
+          "beats"
+        ],
+        "additionalProperties": false,
+        "description": "A heartbeat series as HKHeartbeatSeriesBuilder finishes it: the sample (its uuid, startDate, endDate — the last beat's —, metadata and device; `count` is the number of beats) and its beats, in order.",
+        "properties": {
+          "sample": {
+            "$ref": "#/components/schemas/Sample"
+          },
+          "beats": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 100000,
+            "items": {
+              "$ref": "#/components/schemas/HeartbeatInput"
+            }
+          }
+        }
+      },
+      "HeartbeatInput": {
+        "type": "object",
+        "required": [
+          "timeSinceSeriesStart",
+          "precededByGap"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "timeSinceSeriesStart": {
+            "type": "number",
+            "minimum": 0,
+            "description": "Seconds from the series' start; each beat after the one before."
+          },
+          "precededByGap": {
+            "type": "boolean"
           }
         }
       }

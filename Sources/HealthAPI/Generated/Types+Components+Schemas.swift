@@ -3850,5 +3850,85 @@ extension Components {
                 ])
             }
         }
+        /// A heartbeat series as HKHeartbeatSeriesBuilder finishes it: the sample (its uuid, startDate, endDate — the last beat's —, metadata and device; `count` is the number of beats) and its beats, in order.
+        ///
+        /// - Remark: Generated from `#/components/schemas/HeartbeatSeriesSave`.
+        package struct HeartbeatSeriesSave: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/HeartbeatSeriesSave/sample`.
+            package var sample: Components.Schemas.Sample
+            /// - Remark: Generated from `#/components/schemas/HeartbeatSeriesSave/beats`.
+            package var beats: [Components.Schemas.HeartbeatInput]
+            /// Creates a new `HeartbeatSeriesSave`.
+            ///
+            /// - Parameters:
+            ///   - sample:
+            ///   - beats:
+            package init(
+                sample: Components.Schemas.Sample,
+                beats: [Components.Schemas.HeartbeatInput]
+            ) {
+                self.sample = sample
+                self.beats = beats
+            }
+            package enum CodingKeys: String, CodingKey {
+                case sample
+                case beats
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.sample = try container.decode(
+                    Components.Schemas.Sample.self,
+                    forKey: .sample
+                )
+                self.beats = try container.decode(
+                    [Components.Schemas.HeartbeatInput].self,
+                    forKey: .beats
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "sample",
+                    "beats"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/HeartbeatInput`.
+        package struct HeartbeatInput: Codable, Hashable, Sendable {
+            /// Seconds from the series' start; each beat after the one before.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HeartbeatInput/timeSinceSeriesStart`.
+            package var timeSinceSeriesStart: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/HeartbeatInput/precededByGap`.
+            package var precededByGap: Swift.Bool
+            /// Creates a new `HeartbeatInput`.
+            ///
+            /// - Parameters:
+            ///   - timeSinceSeriesStart: Seconds from the series' start; each beat after the one before.
+            ///   - precededByGap:
+            package init(
+                timeSinceSeriesStart: Swift.Double,
+                precededByGap: Swift.Bool
+            ) {
+                self.timeSinceSeriesStart = timeSinceSeriesStart
+                self.precededByGap = precededByGap
+            }
+            package enum CodingKeys: String, CodingKey {
+                case timeSinceSeriesStart
+                case precededByGap
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.timeSinceSeriesStart = try container.decode(
+                    Swift.Double.self,
+                    forKey: .timeSinceSeriesStart
+                )
+                self.precededByGap = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .precededByGap
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "timeSinceSeriesStart",
+                    "precededByGap"
+                ])
+            }
+        }
     }
 }

@@ -188,6 +188,13 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/objects/quantity-series`.
     /// - Remark: Generated from `#/paths//v1/objects/quantity-series/post(saveQuantitySeries)`.
     func saveQuantitySeries(_ input: Operations.SaveQuantitySeries.Input) async throws -> Operations.SaveQuantitySeries.Output
+    /// HKHeartbeatSeriesBuilder.finishSeries: saves a heartbeat series with its beats, as the calling app.
+    ///
+    /// The beats are checked as the builder checks them (0 or more seconds from the start, each after the one before) and the series must end at its last beat. All or nothing.
+    ///
+    /// - Remark: HTTP `POST /v1/objects/heartbeat-series`.
+    /// - Remark: Generated from `#/paths//v1/objects/heartbeat-series/post(saveHeartbeatSeries)`.
+    func saveHeartbeatSeries(_ input: Operations.SaveHeartbeatSeries.Input) async throws -> Operations.SaveHeartbeatSeries.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -593,6 +600,21 @@ extension APIProtocol {
         body: Operations.SaveQuantitySeries.Input.Body
     ) async throws -> Operations.SaveQuantitySeries.Output {
         try await saveQuantitySeries(Operations.SaveQuantitySeries.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// HKHeartbeatSeriesBuilder.finishSeries: saves a heartbeat series with its beats, as the calling app.
+    ///
+    /// The beats are checked as the builder checks them (0 or more seconds from the start, each after the one before) and the series must end at its last beat. All or nothing.
+    ///
+    /// - Remark: HTTP `POST /v1/objects/heartbeat-series`.
+    /// - Remark: Generated from `#/paths//v1/objects/heartbeat-series/post(saveHeartbeatSeries)`.
+    package func saveHeartbeatSeries(
+        headers: Operations.SaveHeartbeatSeries.Input.Headers = .init(),
+        body: Operations.SaveHeartbeatSeries.Input.Body
+    ) async throws -> Operations.SaveHeartbeatSeries.Output {
+        try await saveHeartbeatSeries(Operations.SaveHeartbeatSeries.Input(
             headers: headers,
             body: body
         ))

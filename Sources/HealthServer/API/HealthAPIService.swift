@@ -175,6 +175,19 @@ struct HealthAPIService: APIProtocol {
         }
     }
 
+    /// `HKHeartbeatSeriesBuilder.finishSeries`: the series with its beats, checked as the builder checks them, saved as
+    /// the app.
+    func saveHeartbeatSeries(_ input: Operations.SaveHeartbeatSeries.Input) async throws -> Operations.SaveHeartbeatSeries.Output {
+        let request = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        let series: HKHeartbeatSeriesSample
+        do { series = try WireSample.heartbeatSeries(request.sample, beats: request.beats, at: "/sample") } catch { throw Self.problem(error) }
+        let type = HKSeriesType.heartbeat().identifier
+        return try await logged("save", attempted: [type: 1]) { store in
+            try await store.save(series)
+            return (.noContent, [type: 1])
+        }
+    }
+
     /// The object an app sends at `pointer`, or the 400 naming what is wrong with it.
     private static func object(_ wire: Components.Schemas.Sample, at pointer: String) throws -> HKSample {
         do { return try WireSample.object(wire, at: pointer) } catch let error as HKError { throw Problem(error, field: pointer) }

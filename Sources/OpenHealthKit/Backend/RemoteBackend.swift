@@ -74,6 +74,17 @@ package struct RemoteBackend: HealthBackend {
     // MARK: - Saving and deleting
 
     package func save(_ objects: [HKObject]) async throws {
+        // A heartbeat series travels with its beats (`HKHeartbeatSeriesBuilder` saves one on its own).
+        if let series = objects.first as? HKHeartbeatSeriesSample, let beats = series.beats {
+            guard objects.count == 1 else {
+                throw HKError.invalidArgument("a heartbeat series with its beats is saved on its own through the health daemon, not in a batch")
+            }
+            let request = Components.Schemas.HeartbeatSeriesSave(
+                sample: WireSample.wire(series),
+                beats: beats.map { .init(timeSinceSeriesStart: $0.offset, precededByGap: $0.precededByGap) })
+            _ = try await call { try await client.saveHeartbeatSeries(body: .json(request)).noContent }
+            return
+        }
         let samples = try objects.map(wire)
         _ = try await call { try await client.saveObjects(body: .json(.init(samples: samples))).noContent }
     }

@@ -140,7 +140,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     private func embedded() throws -> EmbeddedBackend {
         guard let embedded = try opened.get() as? EmbeddedBackend else {
             throw HKError(.errorHealthDataUnavailable, "this call does not go through the health daemon yet (OPENHEALTHKIT_SERVER): "
-                + "authorization, saving and deleting (with workouts, correlations and CDA documents), characteristics, preferred units, sample, anchored, "
+                + "authorization, saving and deleting (with workouts, correlations, CDA documents and series), characteristics, preferred units, sample, anchored, "
                 + "statistics, source, correlation, activity summary, observer, electrocardiogram, heartbeat series, route, quantity series and document queries, and clinical records do; "
                 + "the rest works on a store opened in this process")
         }
