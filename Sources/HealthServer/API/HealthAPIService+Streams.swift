@@ -37,22 +37,11 @@ extension HealthAPIService {
                 resumeFrom = position
             }
             let feed = ObserverFeed.updates(plan, samples: samples, app: app, after: resumeFrom)
-            let (events, continuation) = AsyncStream<ServerSentEventWithJSONData<Components.Schemas.ObserverUpdate>>.makeStream()
-            // Not detached: the task keeps the request's graceful-shutdown context, so the daemon stopping ends the stream.
-            let producer = Task {
-                await withGracefulShutdownHandler {
-                    await Self.relay(feed, to: continuation, stillAllowed: Self.stillAllowed(app, token: token, in: registrations)) { update in
-                        let data = Components.Schemas.ObserverUpdate(types: update.changed.map { $0.sorted() } ?? [],
-                                                                    start: update.changed == nil ? true : nil)
-                        return .init(event: "update", data: data, id: seal.seal(update.position).base64EncodedString())
-                    }
-                } onGracefulShutdown: {
-                    continuation.finish()
-                }
-                continuation.finish()
+            let body = Self.eventStream(feed, stillAllowed: Self.stillAllowed(app, token: token, in: registrations)) { update in
+                let data = Components.Schemas.ObserverUpdate(types: update.changed.map { $0.sorted() } ?? [],
+                                                            start: update.changed == nil ? true : nil)
+                return ServerSentEventWithJSONData(event: "update", data: data, id: seal.seal(update.position).base64EncodedString())
             }
-            continuation.onTermination = { _ in producer.cancel() }
-            let body = HTTPBody(events.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single)
             return (.ok(.init(body: .textEventStream(body))), none)
         }
     }
@@ -63,6 +52,26 @@ extension HealthAPIService {
             guard let token else { return false }
             return (try? registrations.app(forToken: token))?.bundleIdentifier == app
         }
+    }
+
+    /// The body of an event stream: the feed's elements as events (and keepalives) until the feed ends, the credential
+    /// stops holding, the client goes, or the daemon stops.
+    private static func eventStream<Element: Sendable, Payload: Encodable & Sendable>(
+        _ feed: AsyncThrowingStream<Element, any Error>, stillAllowed: @escaping @Sendable () -> Bool,
+        event: @escaping @Sendable (Element) -> ServerSentEventWithJSONData<Payload>
+    ) -> HTTPBody {
+        let (events, continuation) = AsyncStream<ServerSentEventWithJSONData<Payload>>.makeStream()
+        // Not detached: the task keeps the request's graceful-shutdown context, so the daemon stopping ends the stream.
+        let producer = Task {
+            await withGracefulShutdownHandler {
+                await relay(feed, to: continuation, stillAllowed: stillAllowed, event: event)
+            } onGracefulShutdown: {
+                continuation.finish()
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in producer.cancel() }
+        return HTTPBody(events.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single)
     }
 
     /// Sends the feed's elements as events until the feed ends, the credential stops holding, or the consumer goes.
@@ -125,24 +134,13 @@ extension HealthAPIService {
                               field: field)
             }
             let answers = try store.backend().anchoredUpdates(plan, after: anchor)
-            let (events, continuation) = AsyncStream<ServerSentEventWithJSONData<Components.Schemas.AnchoredChanges>>.makeStream()
-            // Not detached: the task keeps the request's graceful-shutdown context, so the daemon stopping ends the stream.
-            let producer = Task {
-                await withGracefulShutdownHandler {
-                    await Self.relay(answers, to: continuation, stillAllowed: Self.stillAllowed(app, token: token, in: registrations)) { answer in
-                        let sealed = answer.anchor.wireForm.sealed?.base64EncodedString() ?? ""
-                        let changes = Components.Schemas.AnchoredChanges(
-                            samples: answer.samples.map(WireSample.wire), deletedObjects: answer.deleted.map(WireDeletedObject.wire),
-                            anchor: sealed, anchorValue: answer.integerAnchor)
-                        return .init(event: "changes", data: changes, id: sealed)
-                    }
-                } onGracefulShutdown: {
-                    continuation.finish()
-                }
-                continuation.finish()
+            let body = Self.eventStream(answers, stillAllowed: Self.stillAllowed(app, token: token, in: registrations)) { answer in
+                let sealed = answer.anchor.wireForm.sealed?.base64EncodedString() ?? ""
+                let changes = Components.Schemas.AnchoredChanges(
+                    samples: answer.samples.map(WireSample.wire), deletedObjects: answer.deleted.map(WireDeletedObject.wire),
+                    anchor: sealed, anchorValue: answer.integerAnchor)
+                return ServerSentEventWithJSONData(event: "changes", data: changes, id: sealed)
             }
-            continuation.onTermination = { _ in producer.cancel() }
-            let body = HTTPBody(events.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single)
             return (.ok(.init(body: .textEventStream(body))), none)
         }
     }
@@ -175,21 +173,11 @@ extension HealthAPIService {
                 throw Problem(HKError(.errorDatabaseInaccessible, "the daemon's store is not open in the daemon"))
             }
             let snapshots = engine.activitySummarySnapshots(matching: filter, after: revision)
-            let (events, continuation) = AsyncStream<ServerSentEventWithJSONData<Components.Schemas.ActivitySummaryList>>.makeStream()
-            // Not detached: the task keeps the request's graceful-shutdown context, so the daemon stopping ends the stream.
-            let producer = Task {
-                await withGracefulShutdownHandler {
-                    await Self.relay(snapshots, to: continuation, stillAllowed: Self.stillAllowed(app, token: token, in: registrations)) { snapshot in
-                        let id = seal.seal(AnchorPosition(sample: Int64(snapshot.revision), deleted: Self.activityMark)).base64EncodedString()
-                        return .init(event: "summaries", data: .init(summaries: snapshot.summaries.map(WireActivitySummary.wire)), id: id)
-                    }
-                } onGracefulShutdown: {
-                    continuation.finish()
-                }
-                continuation.finish()
+            let body = Self.eventStream(snapshots, stillAllowed: Self.stillAllowed(app, token: token, in: registrations)) { snapshot in
+                let id = seal.seal(AnchorPosition(sample: Int64(snapshot.revision), deleted: Self.activityMark)).base64EncodedString()
+                let list = Components.Schemas.ActivitySummaryList(summaries: snapshot.summaries.map(WireActivitySummary.wire))
+                return ServerSentEventWithJSONData(event: "summaries", data: list, id: id)
             }
-            continuation.onTermination = { _ in producer.cancel() }
-            let body = HTTPBody(events.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single)
             return (.ok(.init(body: .textEventStream(body))), [type: 0])
         }
     }

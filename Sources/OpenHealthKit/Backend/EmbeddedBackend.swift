@@ -102,11 +102,17 @@ package struct EmbeddedBackend: HealthBackend {
     }
 
     package func observerUpdates(_ plan: AnchoredPlan) -> AsyncThrowingStream<Set<String>?, any Error> {
-        let feed = ObserverFeed.updates(plan, samples: samples, app: app.bundleIdentifier, after: nil)
-        let (stream, continuation) = AsyncThrowingStream<Set<String>?, any Error>.makeStream()
+        Self.mapped(ObserverFeed.updates(plan, samples: samples, app: app.bundleIdentifier, after: nil)) { $0.changed }
+    }
+
+    /// `source`'s elements through `transform`, ending as it ends; the consumer stopping stops `source`.
+    private static func mapped<Element: Sendable, Mapped: Sendable>(
+        _ source: AsyncThrowingStream<Element, any Error>, _ transform: @escaping @Sendable (Element) -> Mapped
+    ) -> AsyncThrowingStream<Mapped, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Mapped, any Error>.makeStream()
         let task = Task {
             do {
-                for try await update in feed { continuation.yield(update.changed) }
+                for try await element in source { continuation.yield(transform(element)) }
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -131,18 +137,7 @@ package struct EmbeddedBackend: HealthBackend {
     }
 
     package func activitySummaryUpdates(matching filter: SampleFilter?) -> AsyncThrowingStream<[HKActivitySummary], any Error> {
-        let snapshots = activitySummarySnapshots(matching: filter, after: nil)
-        let (stream, continuation) = AsyncThrowingStream<[HKActivitySummary], any Error>.makeStream()
-        let task = Task {
-            do {
-                for try await snapshot in snapshots { continuation.yield(snapshot.summaries) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
+        Self.mapped(activitySummarySnapshots(matching: filter, after: nil)) { $0.summaries }
     }
 
     /// The matching summaries the app may read with the store's revision: all of them first, or — after `revision`, a
