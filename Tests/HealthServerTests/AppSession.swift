@@ -66,6 +66,11 @@ final class AppSession: Sendable {
         return HKHealthStore(configuration: .init(server: .init(address: daemon.socketPath, token: try await token(for: manifest)), app: manifest))
     }
 
+    /// The person's script answering `bundleIdentifier`'s requests, which records every sheet it was shown.
+    func presenter(for bundleIdentifier: String) -> ScriptedPresenter? {
+        scripts.withLock { $0[bundleIdentifier] }
+    }
+
     /// Registers `manifest` with the daemon, has the person approve it, and claims its token.
     func token(for manifest: AppManifest) async throws -> String {
         guard let daemon else { throw HKError(.errorHealthDataUnavailable, "an embedded store has no daemon") }
@@ -73,7 +78,8 @@ final class AppSession: Sendable {
         let wire = Components.Schemas.AppManifest(
             cfBundleIdentifier: manifest.bundleIdentifier, cfBundleName: manifest.name, cfBundleShortVersionString: manifest.version,
             nsHealthShareUsageDescription: manifest.shareUsageDescription, nsHealthUpdateUsageDescription: manifest.updateUsageDescription,
-            nsHealthClinicalHealthRecordsShareUsageDescription: manifest.clinicalUsageDescription)
+            nsHealthClinicalHealthRecordsShareUsageDescription: manifest.clinicalUsageDescription,
+            nsHealthRequiredReadAuthorizationTypeIdentifiers: manifest.requiredReadTypeIdentifiers)
         let registration = try await client.registerApp(body: .json(wire)).created.body.json
         _ = try person().decideRegistration(registration.id, .approved)
         return try await client.claimCredential(path: .init(registrationID: registration.id), body: .json(.init(secret: registration.secret)))
