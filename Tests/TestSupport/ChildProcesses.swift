@@ -2,6 +2,7 @@ public import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupportC
 
 /// Runs `body`, which blocks (waits for a child process, reads its pipes to the end, sleeps), on a new thread of its
 /// own, and suspends the calling test until it returns.
@@ -10,7 +11,8 @@ import Glibc
 /// some suites start in this process. A test that blocked a pool thread while a compiler or an import ran in its
 /// child process left the others' daemons without a thread to answer on, and their requests timed out.
 public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
+    precondition(ohk_single_malloc_arena() == 1, "the test process must allocate from one malloc arena (TestSupportC)")
+    return try await withCheckedThrowingContinuation { continuation in
         let thread = Thread { continuation.resume(with: Result { try body() }) }
         thread.stackSize = 8 << 20
         thread.start()
