@@ -64,13 +64,8 @@ struct DeliveriesCommand: ParsableCommand {
         }
     }
 
-    /// `stepCount` for `HKQuantityTypeIdentifierStepCount`.
-    static func shortName(_ identifier: String) -> String {
-        for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier", "HKClinicalTypeIdentifier",
-                       "HKDataTypeIdentifier", "HKDocumentTypeIdentifier"] where identifier.hasPrefix(prefix) {
-            let rest = identifier.dropFirst(prefix.count)
-            return rest.prefix(1).lowercased() + rest.dropFirst()
-        }
-        return identifier
-    }
+    /// The catalog's short names (`stepCount` for `HKQuantityTypeIdentifierStepCount`), as `health types` lists them.
+    static let shortNames = Dictionary(TypesCommand.rows().map { ($0.identifier, $0.swiftName) }, uniquingKeysWith: { first, _ in first })
+
+    static func shortName(_ identifier: String) -> String { shortNames[identifier] ?? identifier }
 }

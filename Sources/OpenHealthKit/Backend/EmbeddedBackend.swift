@@ -67,38 +67,30 @@ package struct EmbeddedBackend: HealthBackend {
     }
 
     package func anchoredUpdates(_ plan: AnchoredPlan, after anchor: HKQueryAnchor?) -> AsyncThrowingStream<AnchoredPlan.Answer, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<AnchoredPlan.Answer, any Error>.makeStream()
-        let task = Task.detached { [samples, app] in
-            do {
-                let seal = try samples.anchorSeal(for: app.bundleIdentifier)
-                let start = try anchor?.position(opening: seal) ?? .start
-                // Subscribed before the first answer is read: a change in between is heard, not lost.
-                let updates = samples.changes.subscribe()
-                var answer = try plan.fetch(from: samples, app: app.bundleIdentifier, after: start, limit: plan.limit, seal: seal)
-                continuation.yield(answer)
-                // What the limit held back comes at once as the first update, not with the next change (which could be
-                // one the app may not see: it would learn when that happened).
-                if plan.limit != nil {
-                    let rest = try plan.fetch(from: samples, app: app.bundleIdentifier, after: answer.position ?? start, limit: nil, seal: seal)
-                    if !rest.samples.isEmpty || !rest.deleted.isEmpty {
-                        answer = rest
-                        continuation.yield(rest)
-                    }
+        Self.producing { [samples, app] continuation in
+            let seal = try samples.anchorSeal(for: app.bundleIdentifier)
+            let start = try anchor?.position(opening: seal) ?? .start
+            // Subscribed before the first answer is read: a change in between is heard, not lost.
+            let updates = samples.changes.subscribe()
+            var answer = try plan.fetch(from: samples, app: app.bundleIdentifier, after: start, limit: plan.limit, seal: seal)
+            continuation.yield(answer)
+            // What the limit held back comes at once as the first update, not with the next change (which could be
+            // one the app may not see: it would learn when that happened).
+            if plan.limit != nil {
+                let rest = try plan.fetch(from: samples, app: app.bundleIdentifier, after: answer.position ?? start, limit: nil, seal: seal)
+                if !rest.samples.isEmpty || !rest.deleted.isEmpty {
+                    answer = rest
+                    continuation.yield(rest)
                 }
-                for await change in updates where !change.touched(among: plan.typeIdentifiers).isEmpty {
-                    let next = try plan.fetch(from: samples, app: app.bundleIdentifier, after: answer.position ?? start, limit: nil, seal: seal)
-                    guard !Task.isCancelled else { break }
-                    guard !next.samples.isEmpty || !next.deleted.isEmpty else { continue }
-                    answer = next
-                    continuation.yield(next)
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
+            }
+            for await change in updates where !change.touched(among: plan.typeIdentifiers).isEmpty {
+                let next = try plan.fetch(from: samples, app: app.bundleIdentifier, after: answer.position ?? start, limit: nil, seal: seal)
+                guard !Task.isCancelled else { break }
+                guard !next.samples.isEmpty || !next.deleted.isEmpty else { continue }
+                answer = next
+                continuation.yield(next)
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     package func observerUpdates(_ plan: AnchoredPlan) -> AsyncThrowingStream<Set<String>?, any Error> {
@@ -109,10 +101,20 @@ package struct EmbeddedBackend: HealthBackend {
     private static func mapped<Element: Sendable, Mapped: Sendable>(
         _ source: AsyncThrowingStream<Element, any Error>, _ transform: @escaping @Sendable (Element) -> Mapped
     ) -> AsyncThrowingStream<Mapped, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<Mapped, any Error>.makeStream()
-        let task = Task {
+        producing { continuation in
+            for try await element in source { continuation.yield(transform(element)) }
+        }
+    }
+
+    /// A stream whose elements `body` yields on a task of its own; it finishes when `body` returns (or with what it
+    /// throws), and the consumer stopping cancels the task.
+    private static func producing<Element: Sendable>(
+        _ body: @escaping @Sendable (AsyncThrowingStream<Element, any Error>.Continuation) async throws -> Void
+    ) -> AsyncThrowingStream<Element, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
+        let task = Task.detached {
             do {
-                for try await element in source { continuation.yield(transform(element)) }
+                try await body(continuation)
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -145,28 +147,20 @@ package struct EmbeddedBackend: HealthBackend {
     package func activitySummarySnapshots(matching filter: SampleFilter?, after revision: Int?)
         -> AsyncThrowingStream<ActivitySummaryStore.Snapshot, any Error>
     {
-        let (stream, continuation) = AsyncThrowingStream<ActivitySummaryStore.Snapshot, any Error>.makeStream()
-        let task = Task.detached { [samples, app] in
-            do {
-                let summaries = ActivitySummaryStore(database: samples.database)
-                // Subscribed before the first read: a change in between is heard, not lost.
-                let updates = samples.changes.subscribe()
-                var snapshot = try summaries.summaries(matching: filter, visibleTo: app.bundleIdentifier, after: revision)
-                if revision == nil || !snapshot.summaries.isEmpty { continuation.yield(snapshot) }
-                for await change in updates where change.touches(ActivitySummaryStore.typeIdentifier) {
-                    let next = try summaries.summaries(matching: filter, visibleTo: app.bundleIdentifier, after: snapshot.revision)
-                    guard !Task.isCancelled else { break }
-                    snapshot = next
-                    guard !next.summaries.isEmpty else { continue }
-                    continuation.yield(next)
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
+        Self.producing { [samples, app] continuation in
+            let summaries = ActivitySummaryStore(database: samples.database)
+            // Subscribed before the first read: a change in between is heard, not lost.
+            let updates = samples.changes.subscribe()
+            var snapshot = try summaries.summaries(matching: filter, visibleTo: app.bundleIdentifier, after: revision)
+            if revision == nil || !snapshot.summaries.isEmpty { continuation.yield(snapshot) }
+            for await change in updates where change.touches(ActivitySummaryStore.typeIdentifier) {
+                let next = try summaries.summaries(matching: filter, visibleTo: app.bundleIdentifier, after: snapshot.revision)
+                guard !Task.isCancelled else { break }
+                snapshot = next
+                guard !next.summaries.isEmpty else { continue }
+                continuation.yield(next)
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     package func electrocardiogramVoltages(of uuid: UUID) async throws -> (samplingFrequency: Double?, microvolts: [Double]) {

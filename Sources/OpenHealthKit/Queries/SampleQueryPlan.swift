@@ -49,14 +49,6 @@ struct SampleQueryPlan: Sendable {
         }
     }
 
-    /// Sample `uuid` of `type` as the reader of `store` sees it. One it may not read is `errorNoData`, exactly as one that
-    /// is not stored, so a series query tells an app nothing it could not read (routes, heartbeats, voltages).
-    static func visibleSample(_ uuid: UUID, of type: HKSampleType, named name: String, on store: HKHealthStore) async throws -> HKSample {
-        let plan = try SampleQueryPlan(type: type, predicate: HKQuery.predicateForObject(with: uuid), limit: 1, order: [])
-        guard let sample = try await plan.run(on: store).first else { throw HKError(.errorNoData, "no \(name) \(uuid) is available to this app") }
-        return sample
-    }
-
     /// Runs several plans (one per type) and merges their rows into one order, keeping the limit. Each plan's
     /// rows come sorted and limited by SQL.
     static func run(_ plans: [SampleQueryPlan], on store: HKHealthStore) async throws -> [HKSample] {
