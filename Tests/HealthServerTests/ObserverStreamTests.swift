@@ -59,6 +59,26 @@ struct ObserverStreamTests {
         }
     }
 
+    /// A stream's id moves only with what the app may read: two fresh streams, before and after other apps wrote what
+    /// it may not see (of the observed type and of others), start at the same id; a write it may see moves the id.
+    @Test(.timeLimit(.minutes(1)))
+    func aStartIDMovesOnlyWithWhatTheAppMayRead() async throws {
+        try await DaemonHarness.with { daemon in
+            let reader = try await daemon.connect("com.example.reader")
+            let writer = try await daemon.connect("com.example.writer", share: [steps, heartRate])
+            let before = try #require(try await EventStream.open(daemon, stepsOnly, token: reader).next()?.id)
+            let beat = #"{"samples":[{"uuid":"\#(UUID().uuidString)","type":"HKQuantityTypeIdentifierHeartRate","startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:00:00Z","quantity":{"value":70,"unit":"count/min"}}]}"#
+            #expect(try await daemon.raw(.POST, "/v1/objects", body: beat, token: writer).status == 204)
+            #expect(try await daemon.raw(.POST, "/v1/objects", body: sample.replacingOccurrences(of: "UUID", with: UUID().uuidString), token: writer).status == 204)
+            let after = try #require(try await EventStream.open(daemon, stepsOnly, token: reader).next()?.id)
+            #expect(after == before, "the id moved with writes the reader may not see")
+
+            try daemon.person().setPermission(app: "com.example.reader", type: steps, share: nil, read: true)
+            let granted = try #require(try await EventStream.open(daemon, stepsOnly, token: reader).next()?.id)
+            #expect(granted != before, "the writer's steps, now readable, do not move the id")
+        }
+    }
+
     @Test func anIDMadeForAnotherAppOrNoneIs400AndAnUnknownTypeToo() async throws {
         try await DaemonHarness.with { daemon in
             let first = try await daemon.connect("com.example.first", read: [steps])

@@ -122,7 +122,7 @@ package struct BackgroundDeliveryQueue: Sendable {
             guard let type = HKObjectType.type(forIdentifier: row["type"]) as? HKSampleType else { continue }
             let app: String = row["app"]
             let old = AnchorPosition(sample: row["sampleMark"], deleted: row["deletedMark"])
-            let (changed, newest) = try samples.observe([(type, nil)], visibleTo: app, after: old)
+            let (changed, newest, _) = try samples.observe([(type, nil)], visibleTo: app, after: old)
             guard newest != old else { continue }
             guard !changed.isEmpty else {
                 // Nothing the app may see: the mark moves on, so later looks start past what it may not see.

@@ -76,25 +76,45 @@ extension SampleStore {
     /// For observer queries: the types of `queries` of which `app` may see something saved or deleted after
     /// `position`, and the store's newest position (every row, seen or not — it is never shown to the app). Each type
     /// is checked on its own, in one snapshot: a type is reported only for what the app may see of it.
+    ///
+    /// With `shown` (the position the app was last shown, `.start` for a new observer), the answer also has the
+    /// position the app may be shown now: the newest row of `queries` it may see. Unlike the store's newest position,
+    /// it does not move when only rows the app cannot see are written, so the ids an observer stream sends say nothing
+    /// of other apps' activity. It is looked for only when there is something to show (a new observer, or a change):
+    /// after `position`, so a write the app cannot see costs no more than before.
     package func observe(
-        _ queries: [(type: HKSampleType, filter: SampleFilter?)], visibleTo app: String, after position: AnchorPosition?
-    ) throws -> (changed: Set<String>, position: AnchorPosition) {
+        _ queries: [(type: HKSampleType, filter: SampleFilter?)], visibleTo app: String, after position: AnchorPosition?,
+        shown: AnchorPosition? = nil
+    ) throws -> (changed: Set<String>, position: AnchorPosition, shown: AnchorPosition?) {
         let conditions = try queries.map { ($0.type.identifier, try self.conditions([$0], visibleTo: app)) }
+        let all = shown == nil ? nil : try self.conditions(queries, visibleTo: app)
         return try database.read { db in
             let newest = AnchorPosition(
                 sample: try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) FROM sample") ?? 0,
                 deleted: try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) FROM deletedObject") ?? 0)
-            guard let position else { return ([], newest) }
             var changed = Set<String>()
-            for (type, (samplesWhere, deletedWhere)) in conditions where !changed.contains(type) {
-                let found = try Bool.fetchOne(db, SQLRequest<Bool>(literal: """
-                    SELECT EXISTS (SELECT 1 FROM sample WHERE id > \(position.sample) AND id <= \(newest.sample) AND (\(samplesWhere)))
-                        OR EXISTS (SELECT 1 FROM deletedObject AS sample WHERE id > \(position.deleted) AND id <= \(newest.deleted)
-                                   AND (\(deletedWhere)))
-                    """)) ?? false
-                if found { changed.insert(type) }
+            if let position {
+                for (type, (samplesWhere, deletedWhere)) in conditions where !changed.contains(type) {
+                    let found = try Bool.fetchOne(db, SQLRequest<Bool>(literal: """
+                        SELECT EXISTS (SELECT 1 FROM sample WHERE id > \(position.sample) AND id <= \(newest.sample) AND (\(samplesWhere)))
+                            OR EXISTS (SELECT 1 FROM deletedObject AS sample WHERE id > \(position.deleted) AND id <= \(newest.deleted)
+                                       AND (\(deletedWhere)))
+                        """)) ?? false
+                    if found { changed.insert(type) }
+                }
             }
-            return (changed, newest)
+            guard let shown, let (samplesWhere, deletedWhere) = all, position == nil || !changed.isEmpty else {
+                return (changed, newest, shown)
+            }
+            let from = position ?? .start
+            let visible = AnchorPosition(
+                sample: try Int64.fetchOne(db, SQLRequest<Int64>(literal: """
+                    SELECT MAX(id) FROM sample WHERE id > \(from.sample) AND id <= \(newest.sample) AND (\(samplesWhere))
+                    """)) ?? 0,
+                deleted: try Int64.fetchOne(db, SQLRequest<Int64>(literal: """
+                    SELECT MAX(id) FROM deletedObject AS sample WHERE id > \(from.deleted) AND id <= \(newest.deleted) AND (\(deletedWhere))
+                    """)) ?? 0)
+            return (changed, newest, AnchorPosition(sample: max(shown.sample, visible.sample), deleted: max(shown.deleted, visible.deleted)))
         }
     }
 

@@ -6,8 +6,8 @@ package import HealthStore
 /// holds up to. The same feed drives an embedded `HKObserverQuery` and the daemon's observer stream, whose event ids
 /// are these positions sealed for the app.
 package enum ObserverFeed {
-    /// One update: `changed` is nil for the start, else the type identifiers that changed; `position` is where the
-    /// next update counts from (never shown to the app but sealed).
+    /// One update: `changed` is nil for the start, else the type identifiers that changed; `position` is the newest
+    /// row of the plan the app may see (never shown to the app but sealed), where a resumed feed counts from.
     package struct Update: Sendable {
         package let changed: Set<String>?
         package let position: AnchorPosition
@@ -24,22 +24,26 @@ package enum ObserverFeed {
                 // Subscribed before the position is read: a change in between is heard, not lost.
                 let changes = samples.changes.subscribe()
                 let queries = plan.queries.map { ($0.type, $0.filter) }
-                var current: AnchorPosition
+                // `current` is the store's newest position, where the next check counts from; `shown`, the newest
+                // row the app may see, is what an update carries (a stream's id): it moves only with what the app may
+                // read, so two ids tell the app nothing of other writes to the store.
+                var current: AnchorPosition, shown: AnchorPosition
                 if let position {
-                    let (changed, newest) = try samples.observe(queries, visibleTo: app, after: position)
-                    current = newest
-                    if !changed.isEmpty { continuation.yield(Update(changed: changed, position: newest)) }
+                    let (changed, newest, visible) = try samples.observe(queries, visibleTo: app, after: position, shown: position)
+                    (current, shown) = (newest, visible ?? position)
+                    if !changed.isEmpty { continuation.yield(Update(changed: changed, position: shown)) }
                 } else {
-                    current = try samples.observe(queries, visibleTo: app, after: nil).position
-                    continuation.yield(Update(changed: nil, position: current))
+                    let (_, newest, visible) = try samples.observe(queries, visibleTo: app, after: nil, shown: .start)
+                    (current, shown) = (newest, visible ?? .start)
+                    continuation.yield(Update(changed: nil, position: shown))
                 }
                 for await change in changes where !change.touched(among: plan.typeIdentifiers).isEmpty {
                     // What the app may see changed, type by type, up to now: not the types the notification names
                     // (another app's hidden save may arrive with, or just before, a visible one).
-                    let (changed, newest) = try samples.observe(queries, visibleTo: app, after: current)
-                    current = newest
+                    let (changed, newest, visible) = try samples.observe(queries, visibleTo: app, after: current, shown: shown)
+                    (current, shown) = (newest, visible ?? shown)
                     guard !changed.isEmpty, !Task.isCancelled else { continue }
-                    continuation.yield(Update(changed: changed, position: newest))
+                    continuation.yield(Update(changed: changed, position: shown))
                 }
                 continuation.finish()
             } catch {
