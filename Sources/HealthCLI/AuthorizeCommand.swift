@@ -12,13 +12,14 @@ struct AuthorizeCommand: AsyncParsableCommand {
             NSHealthShareUsageDescription, NSHealthUpdateUsageDescription...). Only types not decided yet are asked.
             Example:
               health authorize --app steps.json --write stepCount --read stepCount heartRate
-            With --pending, answers instead the requests apps made through `health serve`, which wait for the person.
+            With --pending, answers instead what apps asked through `health serve` and wait for: authorization
+            requests, then verifiable-record queries (which of the matching health cards to share).
             """)
 
     @Option(help: "The app's manifest (JSON with Info.plist keys).")
     var app: String?
 
-    @Flag(help: "Answer the authorization requests waiting in `health serve`, oldest first.")
+    @Flag(help: "Answer the authorization requests and record-sharing sheets waiting in `health serve`, oldest first.")
     var pending = false
 
     @Option(name: .customLong("write"), parsing: .upToNextOption, help: "Types the app asks to write.")
@@ -56,17 +57,29 @@ struct AuthorizeCommand: AsyncParsableCommand {
         }
     }
 
-    /// Each waiting request, put to the person in the terminal; the app waiting in the daemon gets the answer.
+    /// Each waiting request, put to the person in the terminal — authorization sheets, then record-sharing sheets —
+    /// oldest first; the app waiting in the daemon gets the answer.
     private func answerPending() async throws {
         let person = try store.person(creating: false)
         let requests = try reporting { try person.pendingAuthorizationRequests() }
-        guard !requests.isEmpty else { return print("No app is waiting for an answer.") }
+        let recordShares = try reporting { try person.pendingRecordSharingRequests() }
+        guard !requests.isEmpty || !recordShares.isEmpty else { return print("No app is waiting for an answer.") }
         let presenter = TerminalPresenter()
         for request in requests {
             let response = await presenter.present(request.sheet)
             let delivered = try reporting { try person.answerAuthorizationRequest(request.id, response) }
             print(delivered ? (response == .dismissed ? "Closed without deciding." : "Answered.")
                             : "\(request.sheet.app.name) stopped waiting before the answer; it will ask again.")
+        }
+        for request in recordShares {
+            // Records the person deleted since the app asked are not offered; with none left, the sheet closes.
+            let response = request.sheet.records.isEmpty ? .cancelled : await presenter.present(request.sheet)
+            let delivered = try reporting { try person.answerRecordSharingRequest(request.id, response) }
+            let answer = switch response {
+            case .cancelled: "Closed without sharing."
+            case .share(let chosen): chosen.isEmpty ? "Shared nothing." : "Shared \(chosen.count) of \(request.sheet.records.count)."
+            }
+            print(delivered ? answer : "\(request.sheet.app.name) stopped waiting before the answer; it will ask again.")
         }
     }
 }

@@ -11,9 +11,9 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-/// Apps on one new store, through one backend, and the person answering their authorization requests as each app's
-/// script says: for an embedded store the script is the app's presenter; through a daemon the person answers the
-/// daemon's waiting requests with the same script (`health authorize --pending`). The same test body then runs on
+/// Apps on one new store, through one backend, and the person answering their authorization requests and
+/// record-sharing sheets as each app's script says: for an embedded store the script is the app's presenter; through a
+/// daemon the person answers the daemon's waiting sheets with the same script (`health authorize --pending`). The same test body then runs on
 /// both, which is how the suites show that an app cannot tell the two apart.
 final class AppSession: Sendable {
     let backend: Backend
@@ -98,6 +98,12 @@ final class AppSession: Sendable {
                     for request in waiting {
                         guard let presenter = scripts.withLock({ $0[request.sheet.app.bundleIdentifier] }) else { continue }
                         _ = try? person.answerAuthorizationRequest(request.id, await presenter.present(request.sheet))
+                    }
+                }
+                if let waiting = try? person.pendingRecordSharingRequests() {
+                    for request in waiting {
+                        guard let presenter = scripts.withLock({ $0[request.sheet.app.bundleIdentifier] }) else { continue }
+                        _ = try? person.answerRecordSharingRequest(request.id, await presenter.present(request.sheet))
                     }
                 }
                 try? await Task.sleep(for: .milliseconds(10))

@@ -113,12 +113,14 @@ final class DaemonHarness: Sendable {
                            body: String(buffer: bytes))
     }
 
-    /// Registers the app through the API, has the person approve it and allow it `share` and `read`, and claims its
-    /// token: what an app and the person do before the app's first call.
-    func connect(_ bundleIdentifier: String, name: String? = nil, share: [HKObjectType] = [], read: [HKObjectType] = []) async throws -> String {
+    /// Registers the app through the API (with `clinical`, its clinical usage description), has the person approve it
+    /// and allow it `share` and `read`, and claims its token: what an app and the person do before the app's first call.
+    func connect(_ bundleIdentifier: String, name: String? = nil, share: [HKObjectType] = [], read: [HKObjectType] = [],
+                 clinical: String? = nil) async throws -> String {
         let client = client()
         let manifest = Components.Schemas.AppManifest(cfBundleIdentifier: bundleIdentifier, cfBundleName: name ?? bundleIdentifier,
-                                                      nsHealthShareUsageDescription: "Shows your data.", nsHealthUpdateUsageDescription: "Logs your data.")
+                                                      nsHealthShareUsageDescription: "Shows your data.", nsHealthUpdateUsageDescription: "Logs your data.",
+                                                      nsHealthClinicalHealthRecordsShareUsageDescription: clinical)
         let registration = try await client.registerApp(body: .json(manifest)).created.body.json
         let person = try person()
         try person.decideRegistration(registration.id, .approved)

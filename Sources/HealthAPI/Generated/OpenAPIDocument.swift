@@ -2613,6 +2613,91 @@ package enum OpenAPIDocument {
         },
         "description": "The beats are checked as the builder checks them (0 or more seconds from the start, each after the one before) and the series must end at its last beat. All or nothing."
       }
+    },
+    "/v1/queries/verifiable-records": {
+      "post": {
+        "operationId": "queryVerifiableRecords",
+        "tags": [
+          "queries"
+        ],
+        "summary": "HKVerifiableClinicalRecordQuery: the verifiable records the person chooses to share.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/VerifiableRecordQuery"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The records the person shared (none when nothing matched or the person shared none), by relevant date.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/VerifiableRecordList"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "The person closed the sheet without sharing, or did not answer in time (errorUserCanceled).",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "description": "The records of the types asked (a record matches when one of its `vc.type` URIs is asked), of the source types asked (all when none), matching the predicate, are put before the person, who chooses which to share: the request waits, as an authorization request does, until the person answers (`health authorize --pending`) or it times out. Nothing matching answers at once with no records and no sheet. The app must declare NSHealthClinicalHealthRecordsShareUsageDescription in its manifest. Records are shared one query at a time: nothing is remembered, and no count of what was not shared is given."
+      }
     }
   },
   "components": {
@@ -4561,6 +4646,148 @@ package enum OpenAPIDocument {
           },
           "precededByGap": {
             "type": "boolean"
+          }
+        }
+      },
+      "VerifiableRecordQuery": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "recordTypes"
+        ],
+        "properties": {
+          "recordTypes": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 64,
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 512
+            },
+            "description": "The `vc.type` URIs asked for (https://smarthealth.cards#immunization, …#laboratory, …)."
+          },
+          "sourceTypes": {
+            "type": "array",
+            "maxItems": 16,
+            "items": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 512
+            },
+            "description": "HKVerifiableClinicalRecordSourceType raw values (SMARTHealthCard, EUDigitalCOVIDCertificate); all when absent or empty."
+          },
+          "predicate": {
+            "$ref": "#/components/schemas/Predicate",
+            "description": "Relevant-date predicates (samples by start date) and their and/or/not."
+          },
+          "timeoutSeconds": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 3600,
+            "description": "How long to wait for the person (default 300); then the sheet counts as closed (409, errorUserCanceled)."
+          }
+        }
+      },
+      "VerifiableRecordList": {
+        "type": "object",
+        "required": [
+          "records"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "records": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/VerifiableRecord"
+            }
+          }
+        }
+      },
+      "VerifiableRecord": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "uuid",
+          "recordTypes",
+          "issuerIdentifier",
+          "subject",
+          "issuedDate",
+          "relevantDate",
+          "itemNames",
+          "dataRepresentation",
+          "importedDate"
+        ],
+        "description": "HKVerifiableClinicalRecord: the signed card and the fields read from it.",
+        "properties": {
+          "uuid": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "recordTypes": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "issuerIdentifier": {
+            "type": "string",
+            "description": "The issuer (`iss`)."
+          },
+          "subject": {
+            "$ref": "#/components/schemas/VerifiableRecordSubject"
+          },
+          "issuedDate": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the issuer signed it (`nbf`)."
+          },
+          "relevantDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "expirationDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "itemNames": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "sourceType": {
+            "type": "string"
+          },
+          "dataRepresentation": {
+            "type": "string",
+            "description": "The signed record: a SMART Health Card's compact JWS."
+          },
+          "importedDate": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the person imported it (the sample's start and end)."
+          }
+        }
+      },
+      "VerifiableRecordSubject": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "fullName"
+        ],
+        "properties": {
+          "fullName": {
+            "type": "string"
+          },
+          "birthYear": {
+            "type": "integer"
+          },
+          "birthMonth": {
+            "type": "integer"
+          },
+          "birthDay": {
+            "type": "integer"
           }
         }
       }

@@ -3930,5 +3930,305 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/VerifiableRecordQuery`.
+        package struct VerifiableRecordQuery: Codable, Hashable, Sendable {
+            /// The `vc.type` URIs asked for (https://smarthealth.cards#immunization, …#laboratory, …).
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecordQuery/recordTypes`.
+            package var recordTypes: [Swift.String]
+            /// HKVerifiableClinicalRecordSourceType raw values (SMARTHealthCard, EUDigitalCOVIDCertificate); all when absent or empty.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecordQuery/sourceTypes`.
+            package var sourceTypes: [Swift.String]?
+            /// Relevant-date predicates (samples by start date) and their and/or/not.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecordQuery/predicate`.
+            package var predicate: Components.Schemas.Predicate?
+            /// How long to wait for the person (default 300); then the sheet counts as closed (409, errorUserCanceled).
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecordQuery/timeoutSeconds`.
+            package var timeoutSeconds: Swift.Int?
+            /// Creates a new `VerifiableRecordQuery`.
+            ///
+            /// - Parameters:
+            ///   - recordTypes: The `vc.type` URIs asked for (https://smarthealth.cards#immunization, …#laboratory, …).
+            ///   - sourceTypes: HKVerifiableClinicalRecordSourceType raw values (SMARTHealthCard, EUDigitalCOVIDCertificate); all when absent or empty.
+            ///   - predicate: Relevant-date predicates (samples by start date) and their and/or/not.
+            ///   - timeoutSeconds: How long to wait for the person (default 300); then the sheet counts as closed (409, errorUserCanceled).
+            package init(
+                recordTypes: [Swift.String],
+                sourceTypes: [Swift.String]? = nil,
+                predicate: Components.Schemas.Predicate? = nil,
+                timeoutSeconds: Swift.Int? = nil
+            ) {
+                self.recordTypes = recordTypes
+                self.sourceTypes = sourceTypes
+                self.predicate = predicate
+                self.timeoutSeconds = timeoutSeconds
+            }
+            package enum CodingKeys: String, CodingKey {
+                case recordTypes
+                case sourceTypes
+                case predicate
+                case timeoutSeconds
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.recordTypes = try container.decode(
+                    [Swift.String].self,
+                    forKey: .recordTypes
+                )
+                self.sourceTypes = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .sourceTypes
+                )
+                self.predicate = try container.decodeIfPresent(
+                    Components.Schemas.Predicate.self,
+                    forKey: .predicate
+                )
+                self.timeoutSeconds = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .timeoutSeconds
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "recordTypes",
+                    "sourceTypes",
+                    "predicate",
+                    "timeoutSeconds"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/VerifiableRecordList`.
+        package struct VerifiableRecordList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecordList/records`.
+            package var records: [Components.Schemas.VerifiableRecord]
+            /// Creates a new `VerifiableRecordList`.
+            ///
+            /// - Parameters:
+            ///   - records:
+            package init(records: [Components.Schemas.VerifiableRecord]) {
+                self.records = records
+            }
+            package enum CodingKeys: String, CodingKey {
+                case records
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.records = try container.decode(
+                    [Components.Schemas.VerifiableRecord].self,
+                    forKey: .records
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "records"
+                ])
+            }
+        }
+        /// HKVerifiableClinicalRecord: the signed card and the fields read from it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/VerifiableRecord`.
+        package struct VerifiableRecord: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecord/uuid`.
+            package var uuid: Swift.String
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecord/recordTypes`.
+            package var recordTypes: [Swift.String]
+            /// The issuer (`iss`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecord/issuerIdentifier`.
+            package var issuerIdentifier: Swift.String
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecord/subject`.
+            package var subject: Components.Schemas.VerifiableRecordSubject
+            /// When the issuer signed it (`nbf`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecord/issuedDate`.
+            package var issuedDate: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecord/relevantDate`.
+            package var relevantDate: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecord/expirationDate`.
+            package var expirationDate: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecord/itemNames`.
+            package var itemNames: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecord/sourceType`.
+            package var sourceType: Swift.String?
+            /// The signed record: a SMART Health Card's compact JWS.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecord/dataRepresentation`.
+            package var dataRepresentation: Swift.String
+            /// When the person imported it (the sample's start and end).
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecord/importedDate`.
+            package var importedDate: Foundation.Date
+            /// Creates a new `VerifiableRecord`.
+            ///
+            /// - Parameters:
+            ///   - uuid:
+            ///   - recordTypes:
+            ///   - issuerIdentifier: The issuer (`iss`).
+            ///   - subject:
+            ///   - issuedDate: When the issuer signed it (`nbf`).
+            ///   - relevantDate:
+            ///   - expirationDate:
+            ///   - itemNames:
+            ///   - sourceType:
+            ///   - dataRepresentation: The signed record: a SMART Health Card's compact JWS.
+            ///   - importedDate: When the person imported it (the sample's start and end).
+            package init(
+                uuid: Swift.String,
+                recordTypes: [Swift.String],
+                issuerIdentifier: Swift.String,
+                subject: Components.Schemas.VerifiableRecordSubject,
+                issuedDate: Foundation.Date,
+                relevantDate: Foundation.Date,
+                expirationDate: Foundation.Date? = nil,
+                itemNames: [Swift.String],
+                sourceType: Swift.String? = nil,
+                dataRepresentation: Swift.String,
+                importedDate: Foundation.Date
+            ) {
+                self.uuid = uuid
+                self.recordTypes = recordTypes
+                self.issuerIdentifier = issuerIdentifier
+                self.subject = subject
+                self.issuedDate = issuedDate
+                self.relevantDate = relevantDate
+                self.expirationDate = expirationDate
+                self.itemNames = itemNames
+                self.sourceType = sourceType
+                self.dataRepresentation = dataRepresentation
+                self.importedDate = importedDate
+            }
+            package enum CodingKeys: String, CodingKey {
+                case uuid
+                case recordTypes
+                case issuerIdentifier
+                case subject
+                case issuedDate
+                case relevantDate
+                case expirationDate
+                case itemNames
+                case sourceType
+                case dataRepresentation
+                case importedDate
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.uuid = try container.decode(
+                    Swift.String.self,
+                    forKey: .uuid
+                )
+                self.recordTypes = try container.decode(
+                    [Swift.String].self,
+                    forKey: .recordTypes
+                )
+                self.issuerIdentifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .issuerIdentifier
+                )
+                self.subject = try container.decode(
+                    Components.Schemas.VerifiableRecordSubject.self,
+                    forKey: .subject
+                )
+                self.issuedDate = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .issuedDate
+                )
+                self.relevantDate = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .relevantDate
+                )
+                self.expirationDate = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .expirationDate
+                )
+                self.itemNames = try container.decode(
+                    [Swift.String].self,
+                    forKey: .itemNames
+                )
+                self.sourceType = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .sourceType
+                )
+                self.dataRepresentation = try container.decode(
+                    Swift.String.self,
+                    forKey: .dataRepresentation
+                )
+                self.importedDate = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .importedDate
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "uuid",
+                    "recordTypes",
+                    "issuerIdentifier",
+                    "subject",
+                    "issuedDate",
+                    "relevantDate",
+                    "expirationDate",
+                    "itemNames",
+                    "sourceType",
+                    "dataRepresentation",
+                    "importedDate"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/VerifiableRecordSubject`.
+        package struct VerifiableRecordSubject: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecordSubject/fullName`.
+            package var fullName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecordSubject/birthYear`.
+            package var birthYear: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecordSubject/birthMonth`.
+            package var birthMonth: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/VerifiableRecordSubject/birthDay`.
+            package var birthDay: Swift.Int?
+            /// Creates a new `VerifiableRecordSubject`.
+            ///
+            /// - Parameters:
+            ///   - fullName:
+            ///   - birthYear:
+            ///   - birthMonth:
+            ///   - birthDay:
+            package init(
+                fullName: Swift.String,
+                birthYear: Swift.Int? = nil,
+                birthMonth: Swift.Int? = nil,
+                birthDay: Swift.Int? = nil
+            ) {
+                self.fullName = fullName
+                self.birthYear = birthYear
+                self.birthMonth = birthMonth
+                self.birthDay = birthDay
+            }
+            package enum CodingKeys: String, CodingKey {
+                case fullName
+                case birthYear
+                case birthMonth
+                case birthDay
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.fullName = try container.decode(
+                    Swift.String.self,
+                    forKey: .fullName
+                )
+                self.birthYear = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .birthYear
+                )
+                self.birthMonth = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .birthMonth
+                )
+                self.birthDay = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .birthDay
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "fullName",
+                    "birthYear",
+                    "birthMonth",
+                    "birthDay"
+                ])
+            }
+        }
     }
 }

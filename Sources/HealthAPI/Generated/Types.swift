@@ -195,6 +195,13 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/objects/heartbeat-series`.
     /// - Remark: Generated from `#/paths//v1/objects/heartbeat-series/post(saveHeartbeatSeries)`.
     func saveHeartbeatSeries(_ input: Operations.SaveHeartbeatSeries.Input) async throws -> Operations.SaveHeartbeatSeries.Output
+    /// HKVerifiableClinicalRecordQuery: the verifiable records the person chooses to share.
+    ///
+    /// The records of the types asked (a record matches when one of its `vc.type` URIs is asked), of the source types asked (all when none), matching the predicate, are put before the person, who chooses which to share: the request waits, as an authorization request does, until the person answers (`health authorize --pending`) or it times out. Nothing matching answers at once with no records and no sheet. The app must declare NSHealthClinicalHealthRecordsShareUsageDescription in its manifest. Records are shared one query at a time: nothing is remembered, and no count of what was not shared is given.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/verifiable-records`.
+    /// - Remark: Generated from `#/paths//v1/queries/verifiable-records/post(queryVerifiableRecords)`.
+    func queryVerifiableRecords(_ input: Operations.QueryVerifiableRecords.Input) async throws -> Operations.QueryVerifiableRecords.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -615,6 +622,21 @@ extension APIProtocol {
         body: Operations.SaveHeartbeatSeries.Input.Body
     ) async throws -> Operations.SaveHeartbeatSeries.Output {
         try await saveHeartbeatSeries(Operations.SaveHeartbeatSeries.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// HKVerifiableClinicalRecordQuery: the verifiable records the person chooses to share.
+    ///
+    /// The records of the types asked (a record matches when one of its `vc.type` URIs is asked), of the source types asked (all when none), matching the predicate, are put before the person, who chooses which to share: the request waits, as an authorization request does, until the person answers (`health authorize --pending`) or it times out. Nothing matching answers at once with no records and no sheet. The app must declare NSHealthClinicalHealthRecordsShareUsageDescription in its manifest. Records are shared one query at a time: nothing is remembered, and no count of what was not shared is given.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/verifiable-records`.
+    /// - Remark: Generated from `#/paths//v1/queries/verifiable-records/post(queryVerifiableRecords)`.
+    package func queryVerifiableRecords(
+        headers: Operations.QueryVerifiableRecords.Input.Headers = .init(),
+        body: Operations.QueryVerifiableRecords.Input.Body
+    ) async throws -> Operations.QueryVerifiableRecords.Output {
+        try await queryVerifiableRecords(Operations.QueryVerifiableRecords.Input(
             headers: headers,
             body: body
         ))

@@ -17,7 +17,7 @@ final class AppStores: Sendable {
     func store(for manifest: AppManifest) -> HKHealthStore {
         stores.withLock { stores in
             if let store = stores[manifest.bundleIdentifier], store.configuration.app == manifest { return store }
-            let presenter = ParkedPresenter(requests: PendingAuthorizations(database: database))
+            let presenter = ParkedPresenter(database: database)
             let store = HKHealthStore(configuration: .init(storeDirectory: database.directory, app: manifest, presenter: presenter),
                                       database: database)
             stores[manifest.bundleIdentifier] = store

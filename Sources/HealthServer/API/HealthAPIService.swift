@@ -98,7 +98,7 @@ struct HealthAPIService: APIProtocol {
         return try await logged("requestAuthorization", attempted: attempted) { store in
             do {
                 // The engine's request, with this request's own wait (HKHealthStore's presenter waits the default).
-                let presenter = ParkedPresenter(requests: PendingAuthorizations(database: try store.sampleStore().database),
+                let presenter = ParkedPresenter(database: try store.sampleStore().database,
                                                 timeout: .seconds(request.timeoutSeconds ?? 300))
                 try await store.service().requestAuthorization(app: store.configuration.app, share: Set(share), read: Set(read),
                                                                presenter: presenter)

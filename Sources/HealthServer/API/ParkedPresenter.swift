@@ -2,23 +2,41 @@ import Foundation
 import HealthModel
 import HealthStore
 
-/// The daemon's authorization sheet: the request waits in the store (``PendingAuthorizations``) until the person
-/// answers it (`health authorize --pending`) or ``timeout`` passes, which counts as a dismissed sheet, as when the
-/// person closes HealthKit's without deciding. Nothing is decided for the person.
+/// The daemon's sheets: an authorization request or a record-sharing sheet waits in the store
+/// (``PendingAuthorizations``, ``PendingRecordShares``) until the person answers it (`health authorize --pending`) or
+/// ``timeout`` passes, which counts as a closed sheet, as when the person closes HealthKit's without deciding. Nothing
+/// is decided for the person.
 struct ParkedPresenter: HKAuthorizationPresenter {
     let requests: PendingAuthorizations
-    /// How long the request waits for the person.
+    let recordShares: PendingRecordShares
+    /// How long a sheet waits for the person.
     var timeout: Duration = .seconds(300)
+
+    init(database: HealthDatabase, timeout: Duration = .seconds(300)) {
+        requests = PendingAuthorizations(database: database)
+        recordShares = PendingRecordShares(database: database)
+        self.timeout = timeout
+    }
 
     func present(_ sheet: AuthorizationSheet) async -> AuthorizationSheet.Response {
         guard let id = try? requests.park(sheet) else { return .dismissed }
+        return await wait(closed: .dismissed) { try requests.answer(id) } expire: { try requests.expire(id) }
+    }
+
+    func present(_ sheet: RecordSharingSheet) async -> RecordSharingSheet.Response {
+        guard let id = try? recordShares.park(sheet) else { return .cancelled }
+        return await wait(closed: .cancelled) { try recordShares.answer(id) } expire: { try recordShares.expire(id) }
+    }
+
+    /// Polls for the person's answer until ``timeout``; then expires the sheet, and it counts as `closed`.
+    private func wait<Response>(closed: Response, answer: () throws -> Response?, expire: () throws -> Void) async -> Response {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while ContinuousClock.now < deadline, !Task.isCancelled {
-            if let answer = try? requests.answer(id) { return answer }
+            if let answer = try? answer() { return answer }
             try? await Task.sleep(for: .milliseconds(100))
         }
-        try? requests.expire(id)
+        try? expire()
         // An answer given just before the deadline stands.
-        return (try? requests.answer(id)) ?? .dismissed
+        return ((try? answer()) ?? nil) ?? closed
     }
 }

@@ -188,6 +188,9 @@ extension HealthDatabase {
         CREATE INDEX "delivery_pending" ON "delivery"("app", "id") WHERE "state" = 'pending'
         """#,
         #"""
+        CREATE TABLE "recordSharingRequest" ("id" TEXT PRIMARY KEY NOT NULL, "manifest" BLOB NOT NULL, "candidates" TEXT NOT NULL, "state" TEXT NOT NULL CHECK ("state" IN ('pending', 'shared', 'cancelled', 'expired')), "shared" TEXT, "createdAt" DOUBLE NOT NULL, "answeredAt" DOUBLE) WITHOUT ROWID
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

@@ -813,6 +813,20 @@ package final class HealthDatabase: Sendable {
             }
             try db.create(index: "delivery_pending", on: "delivery", columns: ["app", "id"], condition: Column("state") == "pending")
         }
+        migrator.registerMigration("v29: record-sharing sheets waiting for the person") { db in
+            // An app's verifiable-record query the daemon holds until the person chooses what to share
+            // (`health authorize --pending`) or it times out: the records put before the person (a JSON array of
+            // {uuid, verified}) and, once answered, the UUIDs shared.
+            try db.create(table: "recordSharingRequest", options: .withoutRowID) { t in
+                t.primaryKey("id", .text)
+                t.column("manifest", .blob).notNull()
+                t.column("candidates", .text).notNull()
+                t.column("state", .text).notNull().check { ["pending", "shared", "cancelled", "expired"].contains($0) }
+                t.column("shared", .text)
+                t.column("createdAt", .double).notNull()
+                t.column("answeredAt", .double)
+            }
+        }
         return migrator
     }()
 }

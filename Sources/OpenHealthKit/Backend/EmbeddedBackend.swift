@@ -178,6 +178,25 @@ package struct EmbeddedBackend: HealthBackend {
         return try samples.routeLocations(of: uuid, in: interval)
     }
 
+    package func verifiableRecords(types recordTypes: [String], sourceTypes: [String], matching filter: SampleFilter?) async throws
+        -> [HKVerifiableClinicalRecord]
+    {
+        guard !(app.clinicalUsageDescription ?? "").isEmpty else {
+            throw HKError.invalidArgument(
+                "\(app.bundleIdentifier) must declare NSHealthClinicalHealthRecordsShareUsageDescription in its manifest to ask for verifiable records")
+        }
+        guard !recordTypes.isEmpty else { throw HKError.invalidArgument("a verifiable record query needs at least one record type") }
+        let candidates = try VerifiableRecordStore(database: samples.database).records(types: recordTypes, sourceTypes: sourceTypes, matching: filter)
+        guard !candidates.isEmpty else { return [] }
+        let sheet = RecordSharingSheet(app: app, records: candidates.map { RecordSharingSheet.Candidate(record: $0.record, verified: $0.verified) })
+        switch await presenter.present(sheet) {
+        case .cancelled:
+            throw HKError(.errorUserCanceled, "the person closed the sheet without sharing any verifiable record")
+        case .share(let chosen):
+            return candidates.map(\.record).filter { chosen.contains($0.uuid) }
+        }
+    }
+
     package func quantitySeries(of uuids: [UUID], type: HKQuantityType) async throws -> [UUID: [(interval: DateInterval, value: Double)]] {
         let visible = try await samples(of: type, matching: .uuids(Set(uuids)), order: [], limit: nil)
         var series: [UUID: [(interval: DateInterval, value: Double)]] = [:]

@@ -300,6 +300,16 @@ package struct RemoteBackend: HealthBackend {
         }
     }
 
+    /// Waits, as `requestAuthorization` does, while the person chooses on the record-sharing sheet the daemon holds.
+    package func verifiableRecords(types recordTypes: [String], sourceTypes: [String], matching filter: SampleFilter?) async throws
+        -> [HKVerifiableClinicalRecord]
+    {
+        let query = Components.Schemas.VerifiableRecordQuery(recordTypes: recordTypes, sourceTypes: sourceTypes.isEmpty ? nil : sourceTypes,
+                                                             predicate: try filter.map(WirePredicate.wire))
+        let answer = try await call { try await waitingClient.queryVerifiableRecords(body: .json(query)).ok.body.json }
+        do { return try WireVerifiableRecord.records(answer.records) } catch let error as WireFieldError { throw unreadable(error.field, error.message) }
+    }
+
     package func quantitySeries(of uuids: [UUID], type: HKQuantityType) async throws -> [UUID: [(interval: DateInterval, value: Double)]] {
         let query = Components.Schemas.QuantitySeriesQuery(_type: type.identifier, uuids: uuids.map(\.uuidString))
         let answer = try await call { try await client.queryQuantitySeries(body: .json(query)).ok.body.json }

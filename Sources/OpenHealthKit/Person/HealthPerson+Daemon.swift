@@ -44,6 +44,21 @@ extension HealthPerson {
     }
 }
 
+/// Verifiable-record queries apps made through the daemon, whose record-sharing sheets wait for the person
+/// (`health authorize --pending`).
+extension HealthPerson {
+    /// The sheets waiting, oldest first, each with the matching records as they are in the store now.
+    package func pendingRecordSharingRequests() throws -> [PendingRecordShares.Request] {
+        try PendingRecordShares(database: database).pending()
+    }
+
+    /// The person's choice on a waiting sheet (only records it offered can be shared); false when it no longer waits.
+    @discardableResult
+    package func answerRecordSharingRequest(_ id: String, _ response: RecordSharingSheet.Response) throws -> Bool {
+        try PendingRecordShares(database: database).respond(id, response)
+    }
+}
+
 /// Background deliveries the daemon made to apps' callback URLs (`health deliveries`).
 extension HealthPerson {
     /// The deliveries that match, newest first, at most `limit`.

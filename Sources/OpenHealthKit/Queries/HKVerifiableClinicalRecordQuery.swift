@@ -39,25 +39,11 @@ open class HKVerifiableClinicalRecordQuery: HKQuery, @unchecked Sendable {
         super.init(objectType: nil, predicate: predicate)
     }
 
-    /// Finds the matching records and lets the person choose (shared with the descriptor).
+    /// Finds the matching records and lets the person choose (shared with the descriptor): in this process or in the
+    /// daemon, as the store's backend answers.
     static func share(recordTypes: [String], sourceTypes: [String], predicate: NSPredicate?, on store: HKHealthStore) async throws -> [HKVerifiableClinicalRecord] {
-        let app = store.configuration.app
-        guard !(app.clinicalUsageDescription ?? "").isEmpty else {
-            throw HKError.invalidArgument(
-                "\(app.bundleIdentifier) must declare NSHealthClinicalHealthRecordsShareUsageDescription in its manifest to ask for verifiable records")
-        }
-        guard !recordTypes.isEmpty else { throw HKError.invalidArgument("a verifiable record query needs at least one record type") }
         let filter = try SampleFilter(optional: predicate)
-        let candidates = try VerifiableRecordStore(database: store.sampleStore().database)
-            .records(types: recordTypes, sourceTypes: sourceTypes, matching: filter)
-        guard !candidates.isEmpty else { return [] }
-        let sheet = RecordSharingSheet(app: app, records: candidates.map { RecordSharingSheet.Candidate(record: $0.record, verified: $0.verified) })
-        switch await store.configuration.presenter.present(sheet) {
-        case .cancelled:
-            throw HKError(.errorUserCanceled, "the person closed the sheet without sharing any verifiable record")
-        case .share(let chosen):
-            return candidates.map(\.record).filter { chosen.contains($0.uuid) }
-        }
+        return try await store.backend().verifiableRecords(types: recordTypes, sourceTypes: sourceTypes, matching: filter)
     }
 }
 

@@ -136,13 +136,13 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         try opened.get()
     }
 
-    /// The engine, for the calls only an embedded store answers yet; through a daemon they fail, saying so.
+    /// The engine, for what only a store opened in this process has: the person's side (authorization decisions,
+    /// characteristics) and tests. Every call of the public API goes through the backend; through a daemon these fail,
+    /// saying so.
     private func embedded() throws -> EmbeddedBackend {
         guard let embedded = try opened.get() as? EmbeddedBackend else {
-            throw HKError(.errorHealthDataUnavailable, "this call does not go through the health daemon yet (OPENHEALTHKIT_SERVER): "
-                + "authorization, saving and deleting (with workouts, correlations, CDA documents and series), characteristics, preferred units, sample, anchored, "
-                + "statistics, source, correlation, activity summary, observer, electrocardiogram, heartbeat series, route, quantity series and document queries, and clinical records do; "
-                + "the rest works on a store opened in this process")
+            throw HKError(.errorHealthDataUnavailable, "this store talks to the health daemon (OPENHEALTHKIT_SERVER): "
+                + "the store's own database is the daemon's, and only a store opened in this process reaches it")
         }
         return embedded
     }
