@@ -72,8 +72,8 @@ struct AuthorizeCommand: AsyncParsableCommand {
                             : "\(request.sheet.app.name) stopped waiting before the answer; it will ask again.")
         }
         for request in recordShares {
-            // Records the person deleted since the app asked are not offered; with none left, the sheet closes.
-            let response = request.sheet.records.isEmpty ? .cancelled : await presenter.present(request.sheet)
+            // Records the person deleted since the app asked are not offered.
+            let response = await presenter.present(request.sheet)
             let delivered = try reporting { try person.answerRecordSharingRequest(request.id, response) }
             let answer = switch response {
             case .cancelled: "Closed without sharing."

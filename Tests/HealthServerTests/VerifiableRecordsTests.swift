@@ -78,11 +78,13 @@ struct VerifiableRecordsTests {
             }
             #expect(closed?.code == .errorUserCanceled)
 
-            // Nothing matching: no records and no sheet.
+            // Nothing matching: no records, after the person saw an empty sheet (answering at once would tell the app
+            // the person has no such records).
             let sharing = try await session.app(cardsApp("com.example.sharing"), answering: .init(shareRecords: .allow))
             let nothing = try await HKVerifiableClinicalRecordQueryDescriptor(recordTypes: [.init(rawValue: "https://smarthealth.cards#none")],
                                                                               sourceTypes: []).result(for: sharing)
-            #expect(nothing.isEmpty && session.presenter(for: "com.example.sharing")?.presentedRecordSheets.isEmpty == true)
+            let sheets = session.presenter(for: "com.example.sharing")?.presentedRecordSheets
+            #expect(nothing.isEmpty && sheets?.count == 1 && sheets?.first?.records.isEmpty == true)
             let noTypes = await #expect(throws: HKError.self) {
                 try await HKVerifiableClinicalRecordQueryDescriptor(recordTypes: [], sourceTypes: []).result(for: sharing)
             }
@@ -132,6 +134,13 @@ struct RecordSharingSheetTests {
                                      count: 1, outcome: "allowed")], "\(logged)")
             #expect(try await Process.run(ServeCommandTests.executable, arguments: ["authorize", "--pending", "--store", daemon.store.path])
                         == "No app is waiting for an answer.\n")
+
+            // Nothing matching still waits for the person, who is told there is nothing to share.
+            let none = Task { try await client.queryVerifiableRecords(body: .json(.init(recordTypes: ["https://smarthealth.cards#none"]))) }
+            while try person.pendingRecordSharingRequests().isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+            let told = try await answerAtTheTerminal(daemon, "")
+            #expect(told.contains("You have no records of the kinds it asks for; nothing is shared.\nShared nothing.\n"), "\(told)")
+            #expect(try await none.value.ok.body.json.records.isEmpty)
         }
     }
 

@@ -4682,7 +4682,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// HKVerifiableClinicalRecordQuery: the verifiable records the person chooses to share.
     ///
-    /// The records of the types asked (a record matches when one of its `vc.type` URIs is asked), of the source types asked (all when none), matching the predicate, are put before the person, who chooses which to share: the request waits, as an authorization request does, until the person answers (`health authorize --pending`) or it times out. Nothing matching answers at once with no records and no sheet. The app must declare NSHealthClinicalHealthRecordsShareUsageDescription in its manifest. Records are shared one query at a time: nothing is remembered, and no count of what was not shared is given.
+    /// The records of the types asked (a record matches when one of its `vc.type` URIs is asked), of the source types asked (all when none), matching the predicate, are put before the person, who chooses which to share: the request waits, as an authorization request does, until the person answers (`health authorize --pending`) or it times out. The sheet is shown even when nothing matches (the person sees there is nothing to share), so an app learns nothing from how soon the answer comes. The app must declare NSHealthClinicalHealthRecordsShareUsageDescription in its manifest. Records are shared one query at a time: nothing is remembered, and no count of what was not shared is given.
     ///
     /// - Remark: HTTP `POST /v1/queries/verifiable-records`.
     /// - Remark: Generated from `#/paths//v1/queries/verifiable-records/post(queryVerifiableRecords)`.

@@ -46,10 +46,15 @@ public struct TerminalPresenter: HKAuthorizationPresenter {
         return .decided(share: share, read: read)
     }
 
-    /// Lists each matching record and asks whether to share it; `q` closes the sheet (the query is cancelled).
+    /// Lists each matching record and asks whether to share it; `q` closes the sheet (the query is cancelled). With
+    /// nothing matching, says so and shares nothing.
     public func present(_ sheet: RecordSharingSheet) async -> RecordSharingSheet.Response {
         write("\(sheet.app.name) (\(sheet.app.bundleIdentifier)) asks for your verifiable health records.\n")
         if let why = sheet.app.clinicalUsageDescription { write("  Why: \(why)\n") }
+        if sheet.records.isEmpty {
+            write("  You have no records of the kinds it asks for; nothing is shared.\n")
+            return .share([])
+        }
         var shared = Set<UUID>()
         for candidate in sheet.records {
             let record = candidate.record

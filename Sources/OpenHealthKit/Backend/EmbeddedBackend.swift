@@ -187,7 +187,7 @@ package struct EmbeddedBackend: HealthBackend {
         }
         guard !recordTypes.isEmpty else { throw HKError.invalidArgument("a verifiable record query needs at least one record type") }
         let candidates = try VerifiableRecordStore(database: samples.database).records(types: recordTypes, sourceTypes: sourceTypes, matching: filter)
-        guard !candidates.isEmpty else { return [] }
+        // Shown even when nothing matches: answering at once would tell the app the person has no such records.
         let sheet = RecordSharingSheet(app: app, records: candidates.map { RecordSharingSheet.Candidate(record: $0.record, verified: $0.verified) })
         switch await presenter.present(sheet) {
         case .cancelled:

@@ -69,8 +69,8 @@ package protocol HealthBackend: Sendable {
     /// of `type` the app may see; a UUID it may not see, or of a sample holding one quantity, is left out.
     func quantitySeries(of uuids: [UUID], type: HKQuantityType) async throws -> [UUID: [(interval: DateInterval, value: Double)]]
     /// The verifiable records with one of `recordTypes`, of one of `sourceTypes` (all when empty), matching `filter`,
-    /// that the person chooses to share with the app on a record-sharing sheet (none and no sheet when nothing
-    /// matches); `errorUserCanceled` when the person closes the sheet.
+    /// that the person chooses to share with the app on a record-sharing sheet (shown even when nothing matches, so
+    /// the app cannot learn whether the person has such records); `errorUserCanceled` when the person closes it.
     func verifiableRecords(types recordTypes: [String], sourceTypes: [String], matching filter: SampleFilter?) async throws
         -> [HKVerifiableClinicalRecord]
     /// The statistics of what the app may see that `plan` selects (`nil`: no such sample), sources merged by `mergeMode`.

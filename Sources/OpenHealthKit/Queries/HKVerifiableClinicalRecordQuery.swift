@@ -4,7 +4,8 @@ import Synchronization
 
 /// The person's verifiable health records (SMART Health Cards) of some types, shared with the app once: the matching
 /// records are put before the person (the store's presenter), who chooses which to share. Closing the sheet fails
-/// the query with `errorUserCanceled`; nothing matching means an empty answer and no sheet.
+/// the query with `errorUserCanceled`. The sheet is shown even when nothing matches (the person sees that there is
+/// nothing to share): an app cannot tell "no such records" from "none shared", by the answer or by how soon it comes.
 ///
 /// ```swift
 /// let query = HKVerifiableClinicalRecordQuery(recordTypes: ["https://smarthealth.cards#immunization"], predicate: nil) {
