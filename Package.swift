@@ -125,8 +125,8 @@ let package = Package(
         ),
         // An app as HealthKit apps are written, knowing nothing of where the store is: run against the daemon by the tests.
         .executableTarget(name: "StepCounter", dependencies: ["OpenHealthKit"], path: "Examples/StepCounter", swiftSettings: strictSettings),
-        // What tests share: waiting for child processes off Swift's cooperative pool.
-        .target(name: "TestSupport", dependencies: ["TestSupportC"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+        // What tests share: waiting for child processes off Swift's cooperative pool, seeded randomness, statistics queries awaited.
+        .target(name: "TestSupport", dependencies: ["TestSupportC", "OpenHealthKit"], path: "Tests/TestSupport", swiftSettings: strictSettings),
         // One malloc arena for the test process, set before any thread starts: Foundation's Process.run() on Linux reads
         // past a buffer it gets from malloc (swift-corelibs-foundation #5472), which crashes at the top of a thread arena.
         .target(name: "TestSupportC", path: "Tests/TestSupportC"),

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 private let activityType = HKObjectType.activitySummaryType()
 

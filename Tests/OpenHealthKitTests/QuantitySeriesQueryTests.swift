@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 /// One call of a series query's handler.
 private struct SeriesCall: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 func sources(_ store: HKHealthStore, _ type: HKSampleType = steps, predicate: NSPredicate? = nil) async throws -> Set<HKSource> {
     try await withCheckedThrowingContinuation { continuation in

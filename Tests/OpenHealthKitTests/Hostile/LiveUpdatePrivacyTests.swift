@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 /// Change notifications go through the same visibility rule as the queries' first answers.
 @Suite("Live updates tell no more than queries")

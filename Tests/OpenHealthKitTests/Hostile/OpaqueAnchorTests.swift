@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 /// Anchors count nothing an app cannot see: they are sealed for the app by the store.
 @Suite("Opaque anchors")

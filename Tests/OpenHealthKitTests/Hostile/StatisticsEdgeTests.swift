@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 /// Queries an app can write that once stopped the process.
 @Suite("Statistics at the edges")

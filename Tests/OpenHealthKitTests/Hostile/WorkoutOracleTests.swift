@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 /// Workouts tell no more than the app may read: adding samples to one, and selecting samples by one.
 @Suite("Workouts are not oracles")
