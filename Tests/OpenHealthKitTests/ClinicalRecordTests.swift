@@ -113,7 +113,7 @@ struct FHIRMappingTests {
     }
 }
 
-@Suite("Clinical records: import and consent")
+@Suite("Clinical records: the person's import (apps read them on both backends in HealthServerTests)")
 struct ClinicalRecordTests {
     @Test func syntheaBundlesImportTheirRecordsAndReportWhatTheyIgnore() throws {
         let person = try HealthPerson(storeDirectory: scratch())
@@ -163,32 +163,6 @@ struct ClinicalRecordTests {
         #expect(again.added == 0 && again.unchanged == summary.added && count == records.count)
     }
 
-    @Test func aNewerVersionOfAResourceUpdatesItInPlaceAndAnchoredQueriesSeeTheChange() async throws {
-        let folder = scratch(), input = scratch()
-        let person = try HealthPerson(storeDirectory: folder)
-        var condition = try resource("r4/condition-example.json")
-        try write(condition, to: input.appendingPathComponent("condition.json"))
-        #expect(try person.importClinicalRecords(at: input, provider: "City Clinic").added == 1)
-
-        var reader = AppManifest.stepsApp
-        reader.clinicalUsageDescription = "Shows your conditions."
-        let (store, _, _) = makeStore(app: reader, .allowAll, in: folder)
-        let conditions = HKClinicalType(.conditionRecord)
-        try await store.requestAuthorization(toShare: [], read: [conditions])
-        let first = try await HKAnchoredObjectQueryDescriptor(predicates: [.clinicalRecord(type: conditions)], anchor: nil).result(for: store)
-        #expect(first.addedSamples.map(\.displayName) == ["Burnt Ear"])
-
-        condition["code"] = ["text": "Burnt Ear (healed)"]
-        try write(condition, to: input.appendingPathComponent("condition.json"))
-        let update = try person.importClinicalRecords(at: input, provider: "City Clinic")
-        #expect(update.updated == 1 && update.added == 0)
-        #expect(try person.clinicalRecords().map(\.displayName) == ["Burnt Ear (healed)"])
-        let next = try await HKAnchoredObjectQueryDescriptor(predicates: [.clinicalRecord(type: conditions)], anchor: first.newAnchor).result(for: store)
-        #expect(next.addedSamples.map(\.displayName) == ["Burnt Ear (healed)"])
-        #expect(next.deletedObjects.map(\.uuid) == first.addedSamples.map(\.uuid))
-        #expect(try person.importClinicalRecords(at: input, provider: "City Clinic").unchanged == 1)
-    }
-
     @Test func badFilesAndEntriesAreReportedWithTheirPlaceWhileGoodOnesLand() throws {
         let input = scratch()
         try Data("{\"resourceType\": \"Condition\", \"id\": ".utf8).write(to: input.appendingPathComponent("a-broken.json"))
@@ -213,35 +187,5 @@ struct ClinicalRecordTests {
         #expect(summary.rejected[2].message == "the Condition resource has no id")
         #expect(summary.rejected[3].message.contains("DSTU2 but the Bundle is R4"))
         #expect(try person.clinicalRecords().map(\.displayName).sorted() == ["Appendectomy", "Fluvax (Influenza)", "Heart rate"])
-    }
-
-    @Test func appsReadClinicalRecordsOnlyWithConsentAndNeverWriteThem() async throws {
-        let folder = scratch()
-        let person = try HealthPerson(storeDirectory: folder)
-        _ = try person.importClinicalRecords(at: fhirFixtures.appendingPathComponent("apple-health-export-sample/apple_health_export"))
-        var app = AppManifest.stepsApp
-        app.clinicalUsageDescription = "Shows your medications."
-        let medications = HKClinicalType(.medicationRecord), labs = HKClinicalType(.labResultRecord)
-        let (store, _, _) = makeStore(app: app, .init(default: .allow, read: [labs.identifier: .deny]), in: folder)
-        try await store.requestAuthorization(toShare: [], read: [medications, labs])
-        #expect(store.supportsHealthRecords())
-
-        let meds = try await run(store, type: medications).compactMap { $0 as? HKClinicalRecord }
-        #expect(Set(meds.compactMap { $0.fhirResource?.resourceType }) == [.medicationOrder, .medicationRequest])
-        let onlyRequests = HKQuery.predicateForClinicalRecords(withFHIRResourceType: .medicationRequest)
-        #expect(try await run(store, type: medications, predicate: onlyRequests).count == 1)
-        let one = try #require(meds.first)
-        let exact = HKQuery.predicateForClinicalRecords(from: one.sourceRevision.source, fhirResourceType: one.fhirResource!.resourceType,
-                                                        identifier: one.fhirResource!.identifier)
-        #expect(try await run(store, type: medications, predicate: exact).map(\.uuid) == [one.uuid])
-        #expect(try await run(store, type: labs).isEmpty, "a denied read looks like no data")
-        // The institutions are the records' sources, listed like apps.
-        let providers = try await sources(store, medications)
-        #expect(Set(providers.map(\.name)) == ["Example Health System (R4)", "Legacy Clinic (DSTU2)"])
-        #expect(providers.allSatisfy { $0.bundleIdentifier.hasPrefix("healthrecords.") })
-
-        await #expect(throws: HKError.self) { try await store.delete(one) }
-        await #expect(throws: HKError.self) { try await store.save(one) }
-        await #expect(throws: HKError.self) { try await store.requestAuthorization(toShare: [medications], read: []) }
     }
 }

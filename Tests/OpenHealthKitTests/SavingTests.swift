@@ -18,7 +18,9 @@ func authorizedStepsStore(in folder: URL? = nil) async throws -> (HKHealthStore,
     return (store, folder)
 }
 
-@Suite("Saving and deleting")
+/// Saving as the engine keeps it: what is in the store's rows after a save. What an app sees of saving and deleting runs
+/// on both backends in HealthServerTests (`SavingTests`, `RemoteStoreTests`).
+@Suite("Saving and deleting: the engine's rows")
 struct SavingTests {
     @Test func savingAnUndecidedTypeFailsNotDetermined() async throws {
         let (store, _, _) = makeStore(.allowAll)
@@ -82,13 +84,6 @@ struct SavingTests {
         #expect(try store.sampleStore().samples(ofType: steps, visibleTo: AppManifest.stepsApp.bundleIdentifier).isEmpty)
     }
 
-    @Test func savingTheSameObjectTwiceIsAnError() async throws {
-        let (store, _) = try await authorizedStepsStore()
-        let sample = stepSample(3)
-        try await store.save(sample)
-        await #expect(throws: HKError(.errorInvalidArgument)) { try await store.save(sample) }
-    }
-
     @Test func anAppMayDeleteOnlyWhatItSaved() async throws {
         let (store, folder) = try await authorizedStepsStore()
         let mine = stepSample(10)
@@ -102,85 +97,6 @@ struct SavingTests {
         await #expect(throws: HKError(.errorAuthorizationDenied)) { try await otherStore.delete(visible[0]) }
         try await store.delete(mine)
         #expect(try store.sampleStore().samples(ofType: steps, visibleTo: AppManifest.stepsApp.bundleIdentifier).isEmpty)
-    }
-
-    @Test func deletionLeavesATombstoneWithSyncMetadata() async throws {
-        let (store, _) = try await authorizedStepsStore()
-        let sample = stepSample(10, metadata: [HKMetadataKeySyncIdentifier: "walk-1", HKMetadataKeySyncVersion: 2, "note": "x"])
-        try await store.save(sample)
-        try await store.delete(sample)
-        let deleted = try store.sampleStore().deletedObjects(ofType: steps, visibleTo: AppManifest.stepsApp.bundleIdentifier)
-        #expect(deleted.map(\.uuid) == [sample.uuid])
-        #expect(deleted[0].metadata?[HKMetadataKeySyncIdentifier] as? String == "walk-1")
-        #expect(deleted[0].metadata?[HKMetadataKeySyncVersion] as? Int == 2)
-        #expect(deleted[0].metadata?["note"] == nil)
-    }
-
-    @Test func aDeniedReaderSeesOnlyItsOwnSamplesAsIfNobodyElseHadData() async throws {
-        let (store, folder) = try await authorizedStepsStore()
-        try await store.save(stepSample(100))
-        var reader = AppManifest.stepsApp
-        reader.bundleIdentifier = "com.example.reader"
-        let (readerStore, _, _) = makeStore(app: reader, .init(default: .allow, read: [steps.identifier: .deny]), in: folder)
-        try await readerStore.requestAuthorization(toShare: [steps], read: [steps])
-        let readerSamples = { try readerStore.sampleStore().samples(ofType: steps, visibleTo: reader.bundleIdentifier) }
-        #expect(try readerSamples().isEmpty)
-        let own = stepSample(7)
-        try await readerStore.save(own)
-        #expect(try readerSamples().map(\.uuid) == [own.uuid])
-        // Other sources' deletions are invisible too.
-        let theirs = try store.sampleStore().samples(ofType: steps, visibleTo: AppManifest.stepsApp.bundleIdentifier)
-            .first { $0.sourceRevision.source.bundleIdentifier == "com.example.steps" }!
-        try await store.delete(theirs)
-        #expect(try readerStore.sampleStore().deletedObjects(ofType: steps, visibleTo: reader.bundleIdentifier).isEmpty)
-        // Once allowed, everything shows.
-        try readerStore.service().setPermission(app: reader.bundleIdentifier, type: steps.identifier, share: nil, read: true)
-        #expect(try readerStore.sampleStore().deletedObjects(ofType: steps, visibleTo: reader.bundleIdentifier).count == 1)
-    }
-
-    @Test func guestModeRefusesSavesAndDeletesButReadsWork() async throws {
-        let (store, _) = try await authorizedStepsStore()
-        let sample = stepSample(10)
-        try await store.save(sample)
-        try store.service().setGuestMode(true)
-        await #expect(throws: HKError(.errorNotPermissibleForGuestUserMode)) { try await store.save(stepSample(1)) }
-        await #expect(throws: HKError(.errorNotPermissibleForGuestUserMode)) { try await store.delete(sample) }
-        #expect(try store.sampleStore().samples(ofType: steps, visibleTo: AppManifest.stepsApp.bundleIdentifier).count == 1)
-        #expect(store.authorizationStatus(for: steps) == .sharingAuthorized)
-    }
-
-    @Test func correlationsSaveWithTheirMembersAndNeedTheMembersShareTypes() async throws {
-        let (store, _, _) = makeStore(.allowAll)
-        let systolic = HKQuantitySample(type: HKQuantityType(.bloodPressureSystolic),
-                                        quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: 120), start: now, end: now)
-        let diastolic = HKQuantitySample(type: HKQuantityType(.bloodPressureDiastolic),
-                                         quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: 80), start: now, end: now)
-        let reading = HKCorrelation(type: HKCorrelationType(.bloodPressure), start: now, end: now, objects: [systolic, diastolic])
-        await #expect(throws: HKError(.errorAuthorizationNotDetermined)) { try await store.save(reading) }
-        try await store.requestAuthorization(toShare: [systolic.sampleType, diastolic.sampleType], read: [HKCorrelationType(.bloodPressure)])
-        try await store.save(reading)
-        let saved = try #require(try store.sampleStore().samples(ofType: HKCorrelationType(.bloodPressure), visibleTo: AppManifest.stepsApp.bundleIdentifier).first as? HKCorrelation)
-        #expect(saved.uuid == reading.uuid)
-        #expect(Set(saved.objects.map(\.uuid)) == [systolic.uuid, diastolic.uuid])
-    }
-
-    @Test func completionFormsReportFailure() async throws {
-        let (store, _, _) = makeStore(.allowAll)
-        let result: (Bool, HKError.Code?) = await withCheckedContinuation { continuation in
-            store.save(stepSample(1)) { ok, error in continuation.resume(returning: (ok, (error as? HKError)?.code)) }
-        }
-        #expect(result.0 == false && result.1 == .errorAuthorizationNotDetermined)
-    }
-
-    @Test func manyTasksSaveConcurrentlyIntoOneStore() async throws {
-        let (store, _) = try await authorizedStepsStore()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for i in 0..<20 {
-                group.addTask { try await store.save((0..<50).map { stepSample(Double(i * 50 + $0)) }) }
-            }
-            try await group.waitForAll()
-        }
-        #expect(try store.sampleStore().samples(ofType: steps, visibleTo: AppManifest.stepsApp.bundleIdentifier).count == 1000)
     }
 }
 
