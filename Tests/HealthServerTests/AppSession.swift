@@ -66,6 +66,14 @@ final class AppSession: Sendable {
         return HKHealthStore(configuration: .init(server: .init(address: daemon.socketPath, token: try await token(for: manifest)), app: manifest))
     }
 
+    /// The store of `manifest`'s app once it asked to share and read steps and heart rate and the person allowed both.
+    func authorizedStepsStore(_ manifest: AppManifest = .steps) async throws -> HKHealthStore {
+        let store = try await app(manifest, answering: .allowAll)
+        try await store.requestAuthorization(toShare: [HKQuantityType(.stepCount), HKQuantityType(.heartRate)],
+                                             read: [HKQuantityType(.stepCount), HKQuantityType(.heartRate)])
+        return store
+    }
+
     /// The person's script answering `bundleIdentifier`'s requests, which records every sheet it was shown.
     func presenter(for bundleIdentifier: String) -> ScriptedPresenter? {
         scripts.withLock { $0[bundleIdentifier] }

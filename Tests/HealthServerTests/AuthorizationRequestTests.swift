@@ -69,19 +69,7 @@ struct AuthorizationRequestTests {
             let client = daemon.client(token: try await daemon.connect("com.example.steps", name: "Steps"))
             let request = Task { try await client.requestAuthorization(body: .json(.init(share: [steps.identifier], read: [heartRate.identifier]))) }
             _ = try await Self.waiting(daemon)
-            let process = Process()
-            process.executableURL = ServeCommandTests.executable
-            process.arguments = ["authorize", "--pending", "--store", daemon.store.path]
-            let input = Pipe(), output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            input.fileHandleForWriting.write(Data("y\nn\n".utf8))
-            try input.fileHandleForWriting.close()
-            let reading = output.fileHandleForReading
-            let shown = await onOwnThread { String(decoding: reading.readAll(), as: UTF8.self) }
-            await process.ended()
-            #expect(process.terminationStatus == 0)
+            let shown = try await daemon.answerAtTheTerminal("y\nn\n")
             #expect(shown == """
                 Steps (com.example.steps) would like to access your health data.
                   Why it reads: Shows your data.
@@ -95,6 +83,27 @@ struct AuthorizationRequestTests {
             let none = try await Process.run(ServeCommandTests.executable, arguments: ["authorize", "--pending", "--store", daemon.store.path])
             #expect(none == "No app is waiting for an answer.\n")
         }
+    }
+}
+
+extension DaemonHarness {
+    /// The person at the terminal: `health authorize --pending` on this daemon's store, answering with `input`; what
+    /// it printed.
+    func answerAtTheTerminal(_ input: String) async throws -> String {
+        let process = Process()
+        process.executableURL = ServeCommandTests.executable
+        process.arguments = ["authorize", "--pending", "--store", store.path]
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let reading = stdout.fileHandleForReading
+        let shown = await onOwnThread { String(decoding: reading.readAll(), as: UTF8.self) }
+        await process.ended()
+        #expect(process.terminationStatus == 0)
+        return shown
     }
 }
 

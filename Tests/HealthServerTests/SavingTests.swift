@@ -19,13 +19,6 @@ private func deletedSteps(seenBy store: HKHealthStore) async throws -> [HKDelete
     try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: steps)], anchor: nil).result(for: store).deletedObjects
 }
 
-/// A store where the steps app may share and read steps and heart rate.
-private func authorizedStepsStore(_ session: AppSession, _ manifest: AppManifest = .steps) async throws -> HKHealthStore {
-    let store = try await session.app(manifest, answering: .allowAll)
-    try await store.requestAuthorization(toShare: [steps, heartRate], read: [steps, heartRate])
-    return store
-}
-
 /// Saving and deleting as apps do, on both backends (with what `RemoteStoreTests` covers: a sample coming back equal,
 /// refused saves and all-or-nothing batches, deleting one's own objects only): the same object twice, tombstones and
 /// who sees them, guest mode, the completion-handler forms, and many saves at once.
@@ -34,7 +27,7 @@ struct SavingTests {
     @Test(arguments: Backend.allCases)
     func savingTheSameObjectTwiceIsAnErrorAndABatchRepeatingOneSavesNothing(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
-            let store = try await authorizedStepsStore(session)
+            let store = try await session.authorizedStepsStore()
             let sample = stepSample(3)
             try await store.save(sample)
             await #expect(throws: HKError(.errorInvalidArgument)) { try await store.save(sample) }
@@ -47,7 +40,7 @@ struct SavingTests {
     @Test(arguments: Backend.allCases)
     func deletionLeavesATombstoneWithSyncMetadataOnly(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
-            let store = try await authorizedStepsStore(session)
+            let store = try await session.authorizedStepsStore()
             let sample = stepSample(10, metadata: [HKMetadataKeySyncIdentifier: "walk-1", HKMetadataKeySyncVersion: 2, "note": "x"])
             try await store.save(sample)
             try await store.delete(sample)
@@ -62,7 +55,7 @@ struct SavingTests {
     @Test(arguments: Backend.allCases)
     func aDeniedReaderSeesOnlyItsOwnSamplesAndDeletionsUntilAllowed(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
-            let store = try await authorizedStepsStore(session)
+            let store = try await session.authorizedStepsStore()
             let theirs = stepSample(100)
             try await store.save(theirs)
             let reader = try await session.app(.other, answering: .init(default: .allow, read: [steps.identifier: .deny]))
@@ -83,7 +76,7 @@ struct SavingTests {
     @Test(arguments: Backend.allCases)
     func guestModeRefusesSavesAndDeletesButReadsWork(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
-            let store = try await authorizedStepsStore(session)
+            let store = try await session.authorizedStepsStore()
             let sample = stepSample(10)
             try await store.save(sample)
             try session.person().setGuestMode(true)
@@ -131,7 +124,7 @@ struct SavingTests {
     @Test(arguments: Backend.allCases)
     func manyTasksSaveConcurrentlyIntoOneStore(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
-            let store = try await authorizedStepsStore(session)
+            let store = try await session.authorizedStepsStore()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for i in 0..<20 {
                     group.addTask { try await store.save((0..<50).map { stepSample(Double(i * 50 + $0)) }) }

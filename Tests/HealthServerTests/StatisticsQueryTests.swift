@@ -27,13 +27,6 @@ private struct TwoSources {
     }
 }
 
-/// A store where the steps app may share and read steps and heart rate.
-private func authorizedStepsStore(_ session: AppSession) async throws -> HKHealthStore {
-    let store = try await session.app(.steps, answering: .allowAll)
-    try await store.requestAuthorization(toShare: [steps, heartRate], read: [steps, heartRate])
-    return store
-}
-
 /// `HKStatisticsQuery` and `HKStatisticsCollectionQuery` as apps run them, on both backends: merging sources by the
 /// person's priority, prorating, discrete statistics, calendar intervals across daylight-saving changes, the privacy
 /// rule, live updates and the merge modes. An app gets the same figures either way.
@@ -68,7 +61,7 @@ struct StatisticsQueryTests {
     @Test(arguments: Backend.allCases)
     func theDateRangeProratesSamplesCrossingIt(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
-            let store = try await authorizedStepsStore(session)
+            let store = try await session.authorizedStepsStore()
             try await store.save(stepsSample(1000, from: -hour, to: hour))  // 23:00–01:00 across midnight
             let today = HKQuery.predicateForSamples(withStart: day0, end: day0.addingTimeInterval(24 * hour))
             #expect(value(try await statistics(store, predicate: today, options: .cumulativeSum)?.sumQuantity()) == 500)
@@ -82,7 +75,7 @@ struct StatisticsQueryTests {
     @Test(arguments: Backend.allCases)
     func noDataIsErrorNoDataAsInHealthKitAndBadOptionsAnError(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
-            let store = try await authorizedStepsStore(session)
+            let store = try await session.authorizedStepsStore()
             await #expect(throws: HKError(.errorNoData)) { _ = try await statistics(store, options: .cumulativeSum, noDataIsNil: false) }
             await #expect(throws: HKError(.errorInvalidArgument)) { _ = try await statistics(store, heartRate, options: .cumulativeSum) }
             await #expect(throws: HKError(.errorInvalidArgument)) { _ = try await statistics(store, options: .discreteAverage) }
@@ -92,7 +85,7 @@ struct StatisticsQueryTests {
     @Test(arguments: Backend.allCases)
     func discreteStatisticsAndMostRecent(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
-            let store = try await authorizedStepsStore(session)
+            let store = try await session.authorizedStepsStore()
             try await store.save([(0.0, 60.0), (10, 120), (40, 90)].map { t, v in
                 HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: v), start: day0.addingTimeInterval(t), end: day0.addingTimeInterval(t))
             })
@@ -109,7 +102,7 @@ struct StatisticsQueryTests {
     @Test(arguments: Backend.allCases)
     func dailyIntervalsProrateAcrossMidnightAndReportEmptyDaysAsNil(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
-            let store = try await authorizedStepsStore(session)
+            let store = try await session.authorizedStepsStore()
             try await store.save([stepsSample(1000, from: 23 * hour, to: 25 * hour), stepsSample(70, from: 72 * hour, to: 73 * hour)])
             let result = try await collection(store, options: .cumulativeSum, anchor: day0, interval: DateComponents(day: 1))
             #expect(result.statistics().map { value($0.sumQuantity()) } == [500, 500, 70])
@@ -136,7 +129,7 @@ struct StatisticsQueryTests {
         var newYork = Calendar(identifier: .gregorian)
         newYork.timeZone = TimeZone(identifier: "America/New_York")!
         try await AppSession.with(backend) { session in
-            let store = try await authorizedStepsStore(session)
+            let store = try await session.authorizedStepsStore()
             // 2026-03-08 (spring forward, 23 h) and 2026-11-01 (fall back, 25 h), local midnights.
             for (month, day) in [(3, 7), (10, 31)] {
                 let midnight = newYork.date(from: DateComponents(year: 2026, month: month, day: day))!
@@ -161,7 +154,7 @@ struct StatisticsQueryTests {
     @Test(arguments: Backend.allCases)
     func badIntervalComponentsAreAnError(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
-            let store = try await authorizedStepsStore(session)
+            let store = try await session.authorizedStepsStore()
             await #expect(throws: HKError(.errorInvalidArgument)) {
                 _ = try await collection(store, options: .cumulativeSum, anchor: day0, interval: DateComponents())
             }

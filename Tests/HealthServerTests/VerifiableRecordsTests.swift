@@ -7,23 +7,23 @@ import TestSupport
 private let shc = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fixtures/fhir/shc").standardizedFileURL
 private let immunization = "https://smarthealth.cards#immunization"
 
+/// The person trusts the spec's example issuer (its keys and revocation list) and imports two of its cards: an
+/// immunization card and a laboratory one.
+private func importCards(into person: HealthPerson) throws {
+    let issuer = shc.appendingPathComponent("issuer/.well-known")
+    let kid = "3Kfdg-XwP-7gXyywtUfUADwBumDOPKMQx-iELL11W9s"
+    try person.trustIssuer("https://spec.smarthealth.cards/examples/issuer", keys: Data(contentsOf: issuer.appendingPathComponent("jwks.json")),
+                           revocationLists: [kid: Data(contentsOf: issuer.appendingPathComponent("crl/\(kid).json"))])
+    for card in ["example-00-e-file.smart-health-card", "example-02-e-file.smart-health-card"] {
+        #expect(try person.importHealthCards(at: shc.appendingPathComponent("examples/\(card)")).verified.count == 1)
+    }
+}
+
 /// `HKVerifiableClinicalRecordQuery` on both backends: the matching records go before the person on a record-sharing
 /// sheet — the app's presenter embedded, a sheet the daemon holds until the person answers through it — and the app
 /// gets only what the person shared, the same records either way.
 @Suite("Verifiable clinical records, embedded and through the daemon")
 struct VerifiableRecordsTests {
-    /// The person trusts the spec's example issuer (its keys and revocation list) and imports two of its cards: an
-    /// immunization card and a laboratory one.
-    private func importCards(_ session: AppSession) throws {
-        let person = try session.person()
-        let issuer = shc.appendingPathComponent("issuer/.well-known")
-        let kid = "3Kfdg-XwP-7gXyywtUfUADwBumDOPKMQx-iELL11W9s"
-        try person.trustIssuer("https://spec.smarthealth.cards/examples/issuer", keys: Data(contentsOf: issuer.appendingPathComponent("jwks.json")),
-                               revocationLists: [kid: Data(contentsOf: issuer.appendingPathComponent("crl/\(kid).json"))])
-        for card in ["example-00-e-file.smart-health-card", "example-02-e-file.smart-health-card"] {
-            #expect(try person.importHealthCards(at: shc.appendingPathComponent("examples/\(card)")).verified.count == 1)
-        }
-    }
 
     /// An app that declares why it asks for clinical records.
     private func cardsApp(_ bundleIdentifier: String) -> AppManifest {
@@ -34,7 +34,7 @@ struct VerifiableRecordsTests {
     @Test(arguments: Backend.allCases)
     func theAppGetsTheRecordsThePersonSharesWithEveryField(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
-            try importCards(session)
+            try importCards(into: session.person())
             let store = try await session.app(cardsApp("com.example.cards"), answering: .init(default: .deny, shareRecords: .allow))
             let shared = try await HKVerifiableClinicalRecordQueryDescriptor(recordTypes: [.immunization], sourceTypes: [.smartHealthCard])
                 .result(for: store)
@@ -68,7 +68,7 @@ struct VerifiableRecordsTests {
     @Test(arguments: Backend.allCases)
     func sharingNoneClosingTheSheetNothingMatchingAndNoUsageDescription(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
-            try importCards(session)
+            try importCards(into: session.person())
             let declining = try await session.app(cardsApp("com.example.declining"), answering: .init(shareRecords: .deny))
             #expect(try await HKVerifiableClinicalRecordQueryDescriptor(recordTypes: [.immunization], sourceTypes: []).result(for: declining).isEmpty)
 
@@ -108,13 +108,7 @@ struct RecordSharingSheetTests {
     @Test func healthAuthorizePendingSharesTheRecordsThePersonChooses() async throws {
         try await DaemonHarness.with { daemon in
             let person = try daemon.person()
-            let issuer = shc.appendingPathComponent("issuer/.well-known")
-            let kid = "3Kfdg-XwP-7gXyywtUfUADwBumDOPKMQx-iELL11W9s"
-            try person.trustIssuer("https://spec.smarthealth.cards/examples/issuer", keys: Data(contentsOf: issuer.appendingPathComponent("jwks.json")),
-                                   revocationLists: [kid: Data(contentsOf: issuer.appendingPathComponent("crl/\(kid).json"))])
-            for card in ["example-00-e-file.smart-health-card", "example-02-e-file.smart-health-card"] {
-                _ = try person.importHealthCards(at: shc.appendingPathComponent("examples/\(card)"))
-            }
+            try importCards(into: person)
             let token = try await daemon.connect("com.example.cards", name: "Cards", clinical: "Checks your vaccination record.")
             let client = daemon.client(token: token)
             let query = Task {
@@ -122,7 +116,7 @@ struct RecordSharingSheetTests {
             }
             while try person.pendingRecordSharingRequests().isEmpty { try await Task.sleep(for: .milliseconds(20)) }
             // The person shares the first card (by relevant date) and not the second.
-            let shown = try await answerAtTheTerminal(daemon, "y\nn\n")
+            let shown = try await daemon.answerAtTheTerminal("y\nn\n")
             #expect(shown.hasPrefix("Cards (com.example.cards) asks for your verifiable health records.\n  Why: Checks your vaccination record.\n"), "\(shown)")
             #expect(shown.hasSuffix("Shared 1 of 2.\n"), "\(shown)")
             let records = try await query.value.ok.body.json.records
@@ -138,28 +132,10 @@ struct RecordSharingSheetTests {
             // Nothing matching still waits for the person, who is told there is nothing to share.
             let none = Task { try await client.queryVerifiableRecords(body: .json(.init(recordTypes: ["https://smarthealth.cards#none"]))) }
             while try person.pendingRecordSharingRequests().isEmpty { try await Task.sleep(for: .milliseconds(20)) }
-            let told = try await answerAtTheTerminal(daemon, "")
+            let told = try await daemon.answerAtTheTerminal("")
             #expect(told.contains("You have no records of the kinds it asks for; nothing is shared.\nShared nothing.\n"), "\(told)")
             #expect(try await none.value.ok.body.json.records.isEmpty)
         }
-    }
-
-    /// `health authorize --pending` on the daemon's store, answering with `input`; what it printed.
-    private func answerAtTheTerminal(_ daemon: DaemonHarness, _ input: String) async throws -> String {
-        let process = Process()
-        process.executableURL = ServeCommandTests.executable
-        process.arguments = ["authorize", "--pending", "--store", daemon.store.path]
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let reading = stdout.fileHandleForReading
-        let shown = await onOwnThread { String(decoding: reading.readAll(), as: UTF8.self) }
-        await process.ended()
-        #expect(process.terminationStatus == 0)
-        return shown
     }
 
     @Test(.timeLimit(.minutes(1)))
