@@ -139,6 +139,26 @@ struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord {
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
+extension SourceRecord {
+    /// Decodes by hand: Codable's keyed decoding was a tenth of a small query's time in the daemon.
+    init(row: Row) throws {
+        id = row["id"]
+        bundleIdentifier = row["bundleIdentifier"]
+        name = row["name"]
+    }
+}
+
+extension DeviceRecord {
+    /// Decodes by hand (Codable is slow on the read path).
+    init(row: Row) throws {
+        id = row["id"]
+        fingerprint = row["fingerprint"]
+        (name, manufacturer, model, hardwareVersion) = (row["name"], row["manufacturer"], row["model"], row["hardwareVersion"])
+        (firmwareVersion, softwareVersion) = (row["firmwareVersion"], row["softwareVersion"])
+        (localIdentifier, udiDeviceIdentifier) = (row["localIdentifier"], row["udiDeviceIdentifier"])
+    }
+}
+
 /// A row of `metadata`: one key of one sample, typed.
 struct MetadataRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "metadata"
