@@ -10,7 +10,7 @@ private let bpm = HKUnit.count().unitDivided(by: .minute())
 private let hour = 3600.0
 
 /// Two apps writing steps into one store, through one backend: "phone" (first to write) and "watch".
-private struct TwoSources {
+struct TwoSources {
     let phone: HKHealthStore
     let watch: HKHealthStore
     let session: AppSession

@@ -5,6 +5,7 @@ import Testing
 @testable import HealthExport
 import HealthStore
 @testable import OpenHealthKit
+import TestSupport
 
 private func freshPerson() throws -> (HealthPerson, URL) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-export-\(UUID().uuidString)")
