@@ -4,6 +4,7 @@ import Testing
 @testable import HealthExport
 @testable import HealthStore
 @testable import OpenHealthKit
+import TestSupport
 
 private func freshPerson() throws -> (HealthPerson, URL) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-kept-\(UUID().uuidString)")

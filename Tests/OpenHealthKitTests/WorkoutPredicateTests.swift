@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 private let workoutType = HKObjectType.workoutType()
 private let energyType = HKQuantityType(.activeEnergyBurned)

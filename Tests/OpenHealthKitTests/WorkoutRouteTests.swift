@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import HealthExport
 @testable import OpenHealthKit
+import TestSupport
 
 /// Imports `path` (under the export fixtures) into a fresh store; returns the person, the folder and what happened.
 private func imported(_ path: String) throws -> (HealthPerson, URL, ExportImport) {

@@ -3,7 +3,17 @@ package import OpenHealthKit
 import Synchronization
 
 /// Query helpers the suites share (on both backends in HealthServerTests, and the embedded import and privacy tests):
-/// source and correlation queries run and awaited, blood-pressure readings, and an observer's calls as a stream.
+/// sample, source and correlation queries run and awaited, blood-pressure readings, and an observer's calls as a stream.
+
+/// Runs an HKSampleQuery and waits for its handler.
+package func run(_ store: HKHealthStore, type: HKSampleType, predicate: NSPredicate? = nil, limit: Int = HKObjectQueryNoLimit,
+                 sort: [NSSortDescriptor]? = nil) async throws -> [HKSample] {
+    try await withCheckedThrowingContinuation { continuation in
+        store.execute(HKSampleQuery(sampleType: type, predicate: predicate, limit: limit, sortDescriptors: sort) { _, samples, error in
+            if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: samples ?? []) }
+        })
+    }
+}
 
 /// Runs an HKSourceQuery and waits for it.
 package func sources(_ store: HKHealthStore, _ type: HKSampleType = HKQuantityType(.stepCount), predicate: NSPredicate? = nil) async throws
