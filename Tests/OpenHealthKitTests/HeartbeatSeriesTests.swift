@@ -64,7 +64,9 @@ struct HeartbeatSeriesTests {
         try await builder.addHeartbeat(at: 0.8, precededByGap: false)
         let series = try await builder.finishSeries()
 
-        let (stranger, _, _) = makeStore(app: PredicateTests.watchApp, .denyAll, in: folder)
+        let (stranger, _, _) = makeStore(app: AppManifest(bundleIdentifier: "com.example.watch", name: "Watch", version: "2.1",
+                                                           shareUsageDescription: "Reads.", updateUsageDescription: "Writes."),
+                                           .denyAll, in: folder)
         try await stranger.requestAuthorization(toShare: [heartbeat], read: [heartbeat])
         await #expect(throws: HKError(.errorNoData)) { _ = try await beats(stranger, series) }
         let refused = HKHeartbeatSeriesBuilder(healthStore: stranger, device: nil, start: now)
