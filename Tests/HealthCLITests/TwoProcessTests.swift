@@ -51,7 +51,7 @@ struct TwoProcessTests {
         #expect(try await database.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aLongRunningQueryHearsAnotherProcessesSave() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("two-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -64,7 +64,7 @@ struct ActivitySummariesTests {
     }
 
     /// The long-running query, on both backends: its results, then each summary the person changes, as an update.
-    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    @Test(.timeLimit(.minutes(3)), arguments: Backend.allCases)
     func theLongRunningQueryHearsEachChangedSummary(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
             let person = try session.person()
@@ -93,7 +93,7 @@ struct ActivitySummariesTests {
     /// The daemon's stream as any SSE client sees it: it resumes after the last event's id with what changed meanwhile;
     /// an id of another stream is a 400; and an app that may not read summaries gets one empty answer whose id says
     /// nothing of when they change.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func theStreamResumesAfterItsLastEventAndTellsABlindAppNothing() async throws {
         try await DaemonHarness.with { daemon in
             let person = try daemon.person()

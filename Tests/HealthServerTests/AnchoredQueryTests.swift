@@ -125,7 +125,7 @@ struct AnchoredQueryTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    @Test(.timeLimit(.minutes(3)), arguments: Backend.allCases)
     func theUpdateHandlerReportsLaterSavesAndDeletesUntilStopped(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
             let store = try await session.authorizedStepsStore()

@@ -39,7 +39,7 @@ private final class Reports: Sendable {
 /// the first results, then each save or delete the app may see, never another app's change it may not read.
 @Suite("Anchored updates on both backends")
 struct AnchoredUpdatesTests {
-    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    @Test(.timeLimit(.minutes(3)), arguments: Backend.allCases)
     func anUpdateHandlerHearsEachVisibleSaveAndDeleteWithAnAnchorThatGoesOn(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
             let other = try await session.app(.other, answering: .allowAll)
@@ -92,7 +92,7 @@ struct AnchoredStreamTests {
         return uuid
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func theStreamSendsChangesAndResumesFromTheLastEventID() async throws {
         try await DaemonHarness.with { daemon in
             let token = try await daemon.connect("com.example.steps", share: [steps], read: [steps])

@@ -43,7 +43,7 @@ struct BackgroundDeliveryTests {
         return (query, heard)
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    @Test(.timeLimit(.minutes(3)), arguments: Backend.allCases)
     func anHourlyDeliveryWakesTheObserverOnceAnHourUntilItIsDisabled(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
             let store = try await session.app(.steps, answering: .allowAll)

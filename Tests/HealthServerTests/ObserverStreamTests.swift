@@ -15,7 +15,7 @@ private let sample = #"{"samples":[{"uuid":"UUID","type":"HKQuantityTypeIdentifi
 /// update per visible change, ids that resume a stream, and the end of the stream when the person revokes the app.
 @Suite("The daemon: observer streams")
 struct ObserverStreamTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aStreamStartsThenSaysWhichTypesChangedAndResumesFromTheLastEventID() async throws {
         try await DaemonHarness.with { daemon in
             let token = try await daemon.connect("com.example.steps", share: [steps], read: [steps])
@@ -43,7 +43,7 @@ struct ObserverStreamTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func anotherAppsChangesToATypeTheAppMayNotReadAreNeverAnUpdate() async throws {
         try await DaemonHarness.with { daemon in
             let reader = try await daemon.connect("com.example.reader", read: [steps])
@@ -61,7 +61,7 @@ struct ObserverStreamTests {
 
     /// A stream's id moves only with what the app may read: two fresh streams, before and after other apps wrote what
     /// it may not see (of the observed type and of others), start at the same id; a write it may see moves the id.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aStartIDMovesOnlyWithWhatTheAppMayRead() async throws {
         try await DaemonHarness.with { daemon in
             let reader = try await daemon.connect("com.example.reader")
@@ -95,7 +95,7 @@ struct ObserverStreamTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func revokingTheAppEndsItsOpenStreamAndItsReconnectIs401() async throws {
         try await DaemonHarness.with { daemon in
             let token = try await daemon.connect("com.example.steps", read: [steps])
@@ -105,14 +105,15 @@ struct ObserverStreamTests {
             let revokedAt = ContinuousClock.now
             _ = try daemon.person().decideRegistration(registration.id, .revoked)
             #expect(try await stream.next() == nil)
-            #expect(ContinuousClock.now - revokedAt < .seconds(5))
+            // Checked every second; the bound leaves room for a loaded CI machine (all suites run at once on two cores).
+            #expect(ContinuousClock.now - revokedAt < .seconds(15))
             #expect(try await EventStream.open(daemon, stepsOnly, token: token).status == 401)
         }
     }
 
     /// The remote store's observer reconnects by itself: the daemon stops, a sample is saved meanwhile, a new daemon
     /// serves the store, and the app hears the change once — as it would have had the daemon never stopped.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aRemoteObserverQueryGoesOnAcrossARestartOfTheDaemon() async throws {
         let first = try await DaemonHarness.start()
         let token = try await first.connect("com.example.steps", name: AppManifest.steps.name, share: [steps], read: [steps])

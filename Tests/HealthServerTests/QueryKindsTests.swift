@@ -60,7 +60,7 @@ struct QueryKindsTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    @Test(.timeLimit(.minutes(3)), arguments: Backend.allCases)
     func observerFiresOnStartAndAfterVisibleChangesOnly(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
             let s = try await TwoSources.make(session, phoneMayRead: false)
@@ -84,7 +84,7 @@ struct QueryKindsTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    @Test(.timeLimit(.minutes(3)), arguments: Backend.allCases)
     func observerWaitsForTheCompletionHandlerAndCoalesces(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
             let store = try await session.authorizedStepsStore()
@@ -105,7 +105,7 @@ struct QueryKindsTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    @Test(.timeLimit(.minutes(3)), arguments: Backend.allCases)
     func anchoredDescriptorGivesAResultAndASequenceOfChanges(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
             let store = try await session.authorizedStepsStore()
@@ -142,7 +142,7 @@ struct QueryKindsTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    @Test(.timeLimit(.minutes(3)), arguments: Backend.allCases)
     func statisticsDescriptorsAnswerLikeTheirQueries(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
             let store = try await session.authorizedStepsStore()

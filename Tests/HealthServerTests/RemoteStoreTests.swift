@@ -334,7 +334,7 @@ struct RemoteStoreTests {
 
     // MARK: - Through the daemon only
 
-    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    @Test(.timeLimit(.minutes(3)), arguments: Backend.allCases)
     func anObserverHearsItsStartAndEachChangeItMaySeeAndNothingElse(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
             let other = try await session.app(.other, answering: .allowAll)

@@ -18,6 +18,18 @@ struct SampleQueryTests {
         }
     }
 
+    /// The steps app's store holding steps at minutes 1, 3 and 5 and heart rates at minutes 2 and 4.
+    func stepsAndHeartRate(_ session: AppSession) async throws -> HKHealthStore {
+        let store = try await session.authorizedStepsStore()
+        try await store.save(stepSamples(at: [1, 3, 5]))
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        try await store.save([2.0, 4.0].map {
+            HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 60 + $0),
+                             start: now.addingTimeInterval($0 * 60), end: now.addingTimeInterval($0 * 60))
+        })
+        return store
+    }
+
     @Test(arguments: Backend.allCases)
     func predicateSortAndLimitAreApplied(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
@@ -52,13 +64,7 @@ struct SampleQueryTests {
     @Test(arguments: Backend.allCases)
     func queryDescriptorsMergeSeveralTypesIntoOneSortedLimitedList(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
-            let store = try await session.authorizedStepsStore()
-            try await store.save(stepSamples(at: [1, 3, 5]))
-            let bpm = HKUnit.count().unitDivided(by: .minute())
-            try await store.save([2.0, 4.0].map {
-                HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 60 + $0),
-                                 start: now.addingTimeInterval($0 * 60), end: now.addingTimeInterval($0 * 60))
-            })
+            let store = try await stepsAndHeartRate(session)
             let notFirst = HKQuery.predicateForSamples(withStart: now.addingTimeInterval(90), end: nil, options: .strictStartDate)
             let found: [HKSample] = try await withCheckedThrowingContinuation { continuation in
                 store.execute(HKSampleQuery(queryDescriptors: [HKQueryDescriptor(sampleType: steps, predicate: notFirst),
@@ -115,13 +121,7 @@ struct SampleQueryTests {
     @Test(arguments: Backend.allCases)
     func descriptorsMergeTypesSortAndLimit(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
-            let store = try await session.authorizedStepsStore()
-            try await store.save(stepSamples(at: [1, 3, 5]))
-            let bpm = HKUnit.count().unitDivided(by: .minute())
-            try await store.save([2.0, 4.0].map {
-                HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: 60 + $0),
-                                 start: now.addingTimeInterval($0 * 60), end: now.addingTimeInterval($0 * 60))
-            })
+            let store = try await stepsAndHeartRate(session)
             let descriptor = HKSampleQueryDescriptor(
                 predicates: [.quantitySample(type: steps), .quantitySample(type: heartRate)],
                 sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)], limit: 3)

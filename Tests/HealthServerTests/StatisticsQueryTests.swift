@@ -203,7 +203,7 @@ struct StatisticsQueryTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    @Test(.timeLimit(.minutes(3)), arguments: Backend.allCases)
     func theUpdateHandlerReportsTheIntervalsASaveOrDeleteChanged(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
             let s = try await TwoSources.make(session)

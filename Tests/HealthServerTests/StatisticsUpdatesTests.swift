@@ -16,7 +16,7 @@ private func stepSample(_ count: Double, from: TimeInterval, to: TimeInterval) -
 /// of each interval a visible save or delete changed (through the daemon, recomputed there on its observer stream).
 @Suite("Statistics collection updates on both backends")
 struct StatisticsUpdatesTests {
-    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    @Test(.timeLimit(.minutes(3)), arguments: Backend.allCases)
     func theUpdateHandlerReportsEachIntervalAVisibleChangeAltered(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
             let other = try await session.app(.other, answering: .allowAll)

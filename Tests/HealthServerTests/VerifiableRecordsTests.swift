@@ -138,7 +138,7 @@ struct RecordSharingSheetTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aSheetNobodyAnswersInTimeIs409UserCanceled() async throws {
         try await DaemonHarness.with { daemon in
             let person = try daemon.person()

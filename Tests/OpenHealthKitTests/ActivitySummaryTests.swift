@@ -141,7 +141,7 @@ struct ActivitySummaryTests {
         #expect(updates.withLock { $0 } == 0)
     }
 
-    @Test(.timeLimit(.minutes(1))) func theLongRunningQueryReportsNewAndChangedDaysOnly() async throws {
+    @Test(.timeLimit(.minutes(3))) func theLongRunningQueryReportsNewAndChangedDaysOnly() async throws {
         let (store, person) = try await activityStore(mayRead: true)
         try person.saveActivitySummaries([summary(day: 1, kcal: 100), summary(day: 2, kcal: 200)])
         let (answers, continuation) = AsyncStream<[Double]>.makeStream()
@@ -158,7 +158,7 @@ struct ActivitySummaryTests {
         store.stop(query)
     }
 
-    @Test(.timeLimit(.minutes(1))) func theDescriptorSequenceYieldsTheSummariesThenEachChange() async throws {
+    @Test(.timeLimit(.minutes(3))) func theDescriptorSequenceYieldsTheSummariesThenEachChange() async throws {
         let (store, person) = try await activityStore(mayRead: true)
         try person.saveActivitySummaries([summary(day: 5, kcal: 500)])
         let today = HKActivitySummaryQueryDescriptor(predicate: HKQuery.predicateForActivitySummary(with: components(5)))

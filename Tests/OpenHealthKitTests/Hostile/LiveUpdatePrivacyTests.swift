@@ -27,7 +27,7 @@ struct LiveUpdatePrivacyTests {
         return (query, stream, completion)
     }
 
-    @Test(.timeLimit(.minutes(1))) func anObserverDoesNotNameAHiddenTypeSavedWithAVisibleOne() async throws {
+    @Test(.timeLimit(.minutes(3))) func anObserverDoesNotNameAHiddenTypeSavedWithAVisibleOne() async throws {
         let s = try await TwoSources.make(readerMayRead: false)
         let (query, stream, completion) = observe(s)
         var calls = stream.makeAsyncIterator()
@@ -38,7 +38,7 @@ struct LiveUpdatePrivacyTests {
         s.phone.stop(query)
     }
 
-    @Test(.timeLimit(.minutes(1))) func changesFromAnotherProcessNameOnlyTheTypesTheAppSawChange() async throws {
+    @Test(.timeLimit(.minutes(3))) func changesFromAnotherProcessNameOnlyTheTypesTheAppSawChange() async throws {
         let s = try await TwoSources.make(readerMayRead: false)
         let (query, stream, completion) = observe(s)
         var calls = stream.makeAsyncIterator()
@@ -60,7 +60,7 @@ struct LiveUpdatePrivacyTests {
         s.phone.stop(query)
     }
 
-    @Test(.timeLimit(.minutes(1))) func separateBySourceUpdatesDoNotFireWhenAHiddenSourceGoes() async throws {
+    @Test(.timeLimit(.minutes(3))) func separateBySourceUpdatesDoNotFireWhenAHiddenSourceGoes() async throws {
         let s = try await TwoSources.make(readerMayRead: false)
         // The watch's sample comes first, so its source ranks before the phone's among all sources.
         let hidden = stepsSample(300, from: 0, to: 60)
