@@ -29,6 +29,7 @@ package enum WireSample {
         guard wire.count ?? 1 == 1, wire.series == nil else {
             throw field(wire.series == nil ? "count" : "series", "a series sample cannot be saved this way; build it with HKQuantitySeriesSampleBuilder")
         }
+        try carriesItsOwnParts(wire, at: pointer)
         let metadata = try wire.metadata.map { try self.metadata($0.additionalProperties, at: pointer + "/metadata") }
         let device = wire.device.map(device)
         let type = HKObjectType.type(forIdentifier: wire._type)
@@ -105,6 +106,7 @@ package enum WireSample {
         guard let type = HKObjectType.type(forIdentifier: wire._type) as? HKQuantityType else {
             throw field("type", "\"\(wire._type)\" is not a quantity type identifier")
         }
+        try carriesItsOwnParts(wire, at: pointer)
         guard let quantity = wire.quantity else { throw field("quantity", "a series sample needs a quantity, for its unit") }
         let unit = try self.quantity(quantity, at: pointer + "/quantity").unit
         guard unit.dimension == type.canonicalUnit.dimension else {
@@ -128,6 +130,7 @@ package enum WireSample {
         guard wire._type == HKSeriesType.heartbeat().identifier else {
             throw field("type", "\"\(wire._type)\" is not \(HKSeriesType.heartbeat().identifier)")
         }
+        try carriesItsOwnParts(wire, at: pointer)
         var previous: Double?
         for (index, beat) in beats.enumerated() {
             guard beat.timeSinceSeriesStart >= 0, beat.timeSinceSeriesStart.isFinite else {
@@ -166,39 +169,87 @@ package enum WireSample {
                      metadata: wire.metadata.map { .init(additionalProperties: $0.additionalProperties) }, source: wire.source, device: wire.device)
     }
 
+    /// A sample an app sends carries its device itself: `deviceIndex` and `sourceIndex` name parts of a list only the
+    /// daemon sends.
+    private static func carriesItsOwnParts(_ wire: Sample, at pointer: String) throws {
+        if wire.deviceIndex != nil { throw WireFieldError(pointer + "/deviceIndex", "only in lists the daemon sends; a sample to save carries its `device`") }
+        if wire.sourceIndex != nil { throw WireFieldError(pointer + "/sourceIndex", "only in lists the daemon sends; the daemon sets a saved sample's source") }
+    }
+
     /// A quantity or category sample has no workout fields and no samples of its own.
     private static func noCompoundFields(_ wire: Sample, at pointer: String) throws {
         if wire.workout != nil { throw WireFieldError(pointer + "/workout", "only a workout has workout fields") }
         if wire.objects != nil { throw WireFieldError(pointer + "/objects", "only a correlation holds samples") }
     }
 
-    /// The stored samples a response lists (`/samples/<index>`), each unit string parsed once for all of them.
-    package static func stored(_ wires: [Sample]) throws -> [HKSample] {
+    /// The stored samples a response lists (`/samples/<index>`), each unit string parsed once for all of them, and each of
+    /// the list's `sources` and `devices` made once for all the samples that name it by index (so the samples share it, as
+    /// the embedded store's share a source revision).
+    package static func stored(_ wires: [Sample], sources: [Components.Schemas.Source]? = nil, devices: [Components.Schemas.Device]? = nil)
+        throws -> [HKSample]
+    {
+        var parts = StoredParts(sources: sources ?? [], devices: devices ?? [])
+        return try wires.enumerated().map { index, wire in try stored(wire, at: "/samples/\(index)", parts: &parts) }
+    }
+
+    /// What the samples of one response share, each made once: the HKUnits of its unit strings, and the source revisions
+    /// and devices its lists hold.
+    struct StoredParts {
+        let sources: [Components.Schemas.Source]
+        let devices: [Components.Schemas.Device]
         var units: [String: HKUnit] = [:]
-        return try wires.enumerated().map { index, wire in try stored(wire, at: "/samples/\(index)", units: &units) }
+        var revisions: [Int: HKSourceRevision] = [:]
+        var madeDevices: [Int: HKDevice] = [:]
+
+        init(sources: [Components.Schemas.Source], devices: [Components.Schemas.Device]) {
+            self.sources = sources
+            self.devices = devices
+        }
+
+        /// The sample's source revision: the list's by `sourceIndex`, or the one it carries (`source`).
+        mutating func revision(of wire: Sample, at pointer: String) throws -> HKSourceRevision {
+            guard let index = wire.sourceIndex else {
+                return try WireSample.revision(wire.source ?? .init(name: "", bundleIdentifier: ""), at: pointer + "/source")
+            }
+            if let made = revisions[index] { return made }
+            guard sources.indices.contains(index) else {
+                throw WireFieldError(pointer + "/sourceIndex", "\(index) is not an index of the list's \(sources.count) sources")
+            }
+            let made = try WireSample.revision(sources[index], at: "/sources/\(index)")
+            revisions[index] = made
+            return made
+        }
+
+        /// The sample's device, if it has one: the list's by `deviceIndex`, or the one it carries (`device`).
+        mutating func device(of wire: Sample, at pointer: String) throws -> HKDevice? {
+            guard let index = wire.deviceIndex else { return wire.device.map(WireSample.device) }
+            if let made = madeDevices[index] { return made }
+            guard devices.indices.contains(index) else {
+                throw WireFieldError(pointer + "/deviceIndex", "\(index) is not an index of the list's \(devices.count) devices")
+            }
+            let made = WireSample.device(devices[index])
+            madeDevices[index] = made
+            return made
+        }
     }
 
     /// A stored sample as the daemon sent it, rebuilt with its source revision, device and series summary (the remote
     /// store's side). A sample the response describes wrongly is an error naming the field.
-    private static func stored(_ wire: Sample, at pointer: String, units: inout [String: HKUnit]) throws -> HKSample {
+    private static func stored(_ wire: Sample, at pointer: String, parts: inout StoredParts) throws -> HKSample {
         func field(_ name: String, _ message: String) -> WireFieldError { WireFieldError("\(pointer)/\(name)", message) }
         guard let uuid = UUID(uuidString: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
-        let metadata = try wire.metadata.map { try self.metadata($0.additionalProperties, at: pointer + "/metadata") }
-            .map { values in try values.mapValues { try HKMetadataValue(any: $0) } }
-        let device = wire.device.map(device)
-        let source = wire.source ?? .init(name: "", bundleIdentifier: "")
-        let revision = HKSourceRevision(source: HKSource(name: source.name, bundleIdentifier: source.bundleIdentifier),
-                                        version: source.version, productType: source.productType,
-                                        operatingSystemVersion: try operatingSystemVersion(source.operatingSystemVersion, at: pointer))
+        let metadata = try wire.metadata.map { try storedMetadata($0.additionalProperties, at: pointer + "/metadata", units: &parts.units) }
+        let device = try parts.device(of: wire, at: pointer)
+        let revision = try parts.revision(of: wire, at: pointer)
         switch HKObjectType.type(forIdentifier: wire._type) {
         case let type as HKQuantityType:
             guard let quantity = wire.quantity else { throw field("quantity", "a \(wire._type) sample needs a quantity") }
-            let value = try self.quantity(quantity, at: pointer + "/quantity", units: &units)
+            let value = try self.quantity(quantity, at: pointer + "/quantity", units: &parts.units)
             if let series = wire.series {
                 let summary = HKDiscreteQuantitySample.SeriesSummary(
-                    minimum: try self.quantity(series.minimum, at: pointer + "/series/minimum", units: &units),
-                    maximum: try self.quantity(series.maximum, at: pointer + "/series/maximum", units: &units),
-                    mostRecent: try self.quantity(series.mostRecent, at: pointer + "/series/mostRecent", units: &units),
+                    minimum: try self.quantity(series.minimum, at: pointer + "/series/minimum", units: &parts.units),
+                    maximum: try self.quantity(series.maximum, at: pointer + "/series/maximum", units: &parts.units),
+                    mostRecent: try self.quantity(series.mostRecent, at: pointer + "/series/mostRecent", units: &parts.units),
                     mostRecentDateInterval: DateInterval(start: series.mostRecentStartDate, end: max(series.mostRecentStartDate, series.mostRecentEndDate)))
                 return HKDiscreteQuantitySample(type: type, average: value, series: summary, start: wire.startDate, end: wire.endDate,
                                                 count: wire.count ?? 1, uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
@@ -211,15 +262,15 @@ package enum WireSample {
                                     sourceRevision: revision, device: device)
         case is HKWorkoutType:
             guard let fields = wire.workout else { throw field("workout", "a workout sample needs its workout fields") }
-            let parts = try WireWorkout.parts(fields, at: pointer + "/workout", checking: false, units: &units)
-            return HKWorkout(activityType: parts.activityType, start: wire.startDate, end: wire.endDate, duration: parts.duration,
-                             events: parts.events, activities: parts.activities,
-                             statistics: Dictionary(parts.statistics.map { ($0.quantityType, $0) }, uniquingKeysWith: { first, _ in first }),
+            let workout = try WireWorkout.parts(fields, at: pointer + "/workout", checking: false, units: &parts.units)
+            return HKWorkout(activityType: workout.activityType, start: wire.startDate, end: wire.endDate, duration: workout.duration,
+                             events: workout.events, activities: workout.activities,
+                             statistics: Dictionary(workout.statistics.map { ($0.quantityType, $0) }, uniquingKeysWith: { first, _ in first }),
                              uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
         case let type as HKCorrelationType:
             guard let members = wire.objects else { throw field("objects", "a correlation needs its samples") }
             let objects = try members.enumerated().map { index, member in
-                try stored(sample(member), at: "\(pointer)/objects/\(index)", units: &units)
+                try stored(sample(member), at: "\(pointer)/objects/\(index)", parts: &parts)
             }
             return HKCorrelation(type: type, start: wire.startDate, end: wire.endDate, objects: Set(objects), uuid: uuid, metadata: metadata,
                                  sourceRevision: revision, device: device)
@@ -245,10 +296,10 @@ package enum WireSample {
             let perMinute = HKUnit.count().unitDivided(by: .minute())
             return HKElectrocardiogram(
                 start: wire.startDate, end: wire.endDate, numberOfVoltageMeasurements: ecg.numberOfVoltageMeasurements,
-                samplingFrequency: try ecg.samplingFrequency.map { try self.quantity($0, at: pointer + "/electrocardiogram/samplingFrequency", units: &units) },
+                samplingFrequency: try ecg.samplingFrequency.map { try self.quantity($0, at: pointer + "/electrocardiogram/samplingFrequency", units: &parts.units) },
                 classification: HKElectrocardiogram.Classification(rawValue: ecg.classification) ?? .unrecognized,
                 averageHeartRate: try ecg.averageHeartRate.map {
-                    try self.quantity($0, at: pointer + "/electrocardiogram/averageHeartRate", units: &units)
+                    try self.quantity($0, at: pointer + "/electrocardiogram/averageHeartRate", units: &parts.units)
                 }.map { HKQuantity(unit: perMinute, doubleValue: $0.doubleValue(for: perMinute)) },
                 symptomsStatus: HKElectrocardiogram.SymptomsStatus(rawValue: ecg.symptomsStatus) ?? .notSet,
                 uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
@@ -279,8 +330,46 @@ package enum WireSample {
             || type is HKClinicalType || type is HKElectrocardiogramType || type == HKSeriesType.heartbeat() || type == HKSeriesType.workoutRoute()
     }
 
-    /// `sample` as the API's JSON.
-    package static func wire(_ sample: HKSample) -> Sample {
+    /// Samples as a list the daemon sends (`SampleList`, `AnchoredChanges`): each source revision and device once, in
+    /// `sources` and `devices`, every sample naming its own by index, so a hundred readings from one watch carry the
+    /// watch once rather than a hundred times.
+    package static func list(_ samples: [HKSample]) -> (samples: [Sample], sources: [Components.Schemas.Source]?, devices: [Components.Schemas.Device]?) {
+        var sources: [Components.Schemas.Source] = [], devices: [Components.Schemas.Device] = []
+        var sourceIndexes: [Components.Schemas.Source: Int] = [:], deviceIndexes: [Components.Schemas.Device: Int] = [:]
+        // The store's samples share their revision and device objects, so most are found by identity before by value.
+        var byRevision: [ObjectIdentifier: Int] = [:], byDevice: [ObjectIdentifier: Int] = [:]
+        var wires: [Sample] = []
+        wires.reserveCapacity(samples.count)
+        for sample in samples {
+            var wire = wire(sample, carrying: false)
+            let revision = sample.sourceRevision
+            if let index = byRevision[ObjectIdentifier(revision)] {
+                wire.sourceIndex = index
+            } else {
+                let source = wireSource(revision)
+                let index = sourceIndexes[source] ?? sources.count
+                if index == sources.count { sources.append(source); sourceIndexes[source] = index }
+                byRevision[ObjectIdentifier(revision)] = index
+                wire.sourceIndex = index
+            }
+            if let device = sample.device {
+                if let index = byDevice[ObjectIdentifier(device)] {
+                    wire.deviceIndex = index
+                } else {
+                    let made = wireDevice(device)
+                    let index = deviceIndexes[made] ?? devices.count
+                    if index == devices.count { devices.append(made); deviceIndexes[made] = index }
+                    byDevice[ObjectIdentifier(device)] = index
+                    wire.deviceIndex = index
+                }
+            }
+            wires.append(wire)
+        }
+        return (wires, sources.isEmpty ? nil : sources, devices.isEmpty ? nil : devices)
+    }
+
+    /// `sample` as the API's JSON, its source revision and device in it (`carrying`), or left for a list to name.
+    package static func wire(_ sample: HKSample, carrying: Bool = true) -> Sample {
         var wire = Sample(uuid: sample.uuid.uuidString, _type: sample.sampleType.identifier, startDate: sample.startDate, endDate: sample.endDate)
         switch sample {
         case let quantity as HKQuantitySample:
@@ -320,17 +409,24 @@ package enum WireSample {
         default: break
         }
         wire.metadata = wireMetadata(sample.metadataValues).map { .init(additionalProperties: $0) }
-        if let device = sample.device {
-            wire.device = .init(name: device.name, manufacturer: device.manufacturer, model: device.model, hardwareVersion: device.hardwareVersion,
-                                firmwareVersion: device.firmwareVersion, softwareVersion: device.softwareVersion,
-                                localIdentifier: device.localIdentifier, udiDeviceIdentifier: device.udiDeviceIdentifier)
+        if carrying {
+            wire.device = sample.device.map(wireDevice)
+            wire.source = wireSource(sample.sourceRevision)
         }
-        let revision = sample.sourceRevision
-        let os = revision.operatingSystemVersion
-        wire.source = .init(name: revision.source.name, bundleIdentifier: revision.source.bundleIdentifier, version: revision.version,
-                            productType: revision.productType,
-                            operatingSystemVersion: os.majorVersion < 0 ? nil : "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)")
         return wire
+    }
+
+    private static func wireDevice(_ device: HKDevice) -> Components.Schemas.Device {
+        .init(name: device.name, manufacturer: device.manufacturer, model: device.model, hardwareVersion: device.hardwareVersion,
+              firmwareVersion: device.firmwareVersion, softwareVersion: device.softwareVersion, localIdentifier: device.localIdentifier,
+              udiDeviceIdentifier: device.udiDeviceIdentifier)
+    }
+
+    private static func wireSource(_ revision: HKSourceRevision) -> Components.Schemas.Source {
+        let os = revision.operatingSystemVersion
+        return .init(name: revision.source.name, bundleIdentifier: revision.source.bundleIdentifier, version: revision.version,
+                     productType: revision.productType,
+                     operatingSystemVersion: os.majorVersion < 0 ? nil : "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)")
     }
 
     // MARK: - Parts
@@ -359,13 +455,42 @@ package enum WireSample {
                  udiDeviceIdentifier: wire.udiDeviceIdentifier)
     }
 
+    /// The source revision a response describes at `pointer` (a sample's `source`, or one of a list's `sources`).
+    private static func revision(_ source: Components.Schemas.Source, at pointer: String) throws -> HKSourceRevision {
+        HKSourceRevision(source: HKSource(name: source.name, bundleIdentifier: source.bundleIdentifier), version: source.version,
+                         productType: source.productType,
+                         operatingSystemVersion: try operatingSystemVersion(source.operatingSystemVersion, at: pointer + "/operatingSystemVersion"))
+    }
+
     private static func operatingSystemVersion(_ text: String?, at pointer: String) throws -> OperatingSystemVersion {
         guard let text else { return HKSourceRevisionAnyOperatingSystem }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
         guard parts.count == 3, let major = parts[0], let minor = parts[1], let patch = parts[2] else {
-            throw WireFieldError(pointer + "/source/operatingSystemVersion", "\"\(text)\" is not major.minor.patch")
+            throw WireFieldError(pointer, "\"\(text)\" is not major.minor.patch")
         }
         return OperatingSystemVersion(majorVersion: major, minorVersion: minor, patchVersion: patch)
+    }
+
+    /// A response's metadata as HealthKit's values, straight from the API's (quantities' units parsed once in `units`).
+    private static func storedMetadata(_ values: [String: Components.Schemas.MetadataValue], at pointer: String, units: inout [String: HKUnit])
+        throws -> [String: HKMetadataValue]
+    {
+        var result: [String: HKMetadataValue] = [:]
+        result.reserveCapacity(values.count)
+        for (key, value) in values {
+            switch value {
+            case .case1(let text): result[key] = .string(text)
+            // JSON has one kind of number; a whole one is an integer, as HKMetadataKeySyncVersion needs.
+            case .case2(let number): result[key] = number.rounded() == number && abs(number) < 9.0e15 ? .integer(Int(number)) : .double(number)
+            case .case3(let flag): result[key] = .bool(flag)
+            case .Quantity(let quantity):
+                let made = try self.quantity(quantity, at: "\(pointer)/\(key)", units: &units)
+                guard made.doubleValue.isFinite else { throw WireFieldError("\(pointer)/\(key)/value", "not a finite number") }
+                result[key] = .quantity(made)
+            case .MetadataDate(let date): result[key] = .date(date.date)
+            }
+        }
+        return result
     }
 
     /// Metadata as the API's values; nil when there is none.

@@ -28,12 +28,15 @@ struct SampleAPITests {
             let night = Self.sample(sleep.identifier, Self.morning.addingTimeInterval(-8 * 3600), seconds: 7 * 3600,
                                     value: HKCategoryValueSleepAnalysis.asleepCore.rawValue)
             _ = try await client.saveObjects(body: .json(.init(samples: [walk, night]))).noContent
-            let found = try await client.querySamples(body: .json(.init(_type: steps.identifier))).ok.body.json.samples
+            let list = try await client.querySamples(body: .json(.init(_type: steps.identifier))).ok.body.json
+            let found = list.samples
             #expect(found.count == 1)
             let back = try #require(found.first)
             #expect(back.uuid == walk.uuid && back.startDate == walk.startDate && back.endDate == walk.endDate)
-            #expect(back.quantity == walk.quantity && back.source?.name == "Log" && back.source?.bundleIdentifier == "com.example.log")
-            #expect(back.source?.productType?.isEmpty == false && back.source?.operatingSystemVersion != nil, "the revision it was saved with")
+            let index = try #require(back.sourceIndex)
+            let source = try #require(list.sources?[index])
+            #expect(back.quantity == walk.quantity && source.name == "Log" && source.bundleIdentifier == "com.example.log")
+            #expect(source.productType?.isEmpty == false && source.operatingSystemVersion != nil, "the revision it was saved with")
             #expect(back.metadata == walk.metadata)
             let nights = try await client.querySamples(body: .json(.init(_type: sleep.identifier))).ok.body.json.samples
             #expect(nights.map(\.value) == [HKCategoryValueSleepAnalysis.asleepCore.rawValue])
@@ -87,6 +90,55 @@ struct SampleAPITests {
             let statuses = try await daemon.client(token: token)
                 .authorizationStatus(body: .json(.init(types: [steps.identifier, heartRate.identifier]))).ok.body.json.statuses
             #expect(statuses == [.sharingAuthorized, .notDetermined])
+        }
+    }
+
+    /// A list carries each source revision and device once, however many samples share it; every sample names its own
+    /// by index, and none carries them itself.
+    @Test func aListCarriesEachSourceAndDeviceOnce() async throws {
+        try await DaemonHarness.with { daemon in
+            let watch = Components.Schemas.Device(name: "Watch", manufacturer: "Acme", model: "W2")
+            let ring = Components.Schemas.Device(name: "Ring", manufacturer: "Acme", firmwareVersion: "4.1")
+            for (app, devices) in [("com.example.watch", [watch, nil]), ("com.example.ring", [ring, watch])] {
+                let client = daemon.client(token: try await daemon.connect(app, share: [heartRate]))
+                _ = try await client.saveObjects(body: .json(.init(samples: (0..<30).map { minute in
+                    var sample = Self.sample(heartRate.identifier, Self.morning.addingTimeInterval(Double(minute) * 60), seconds: 0,
+                                             quantity: .init(value: 60, unit: "count/min"))
+                    sample.device = devices[minute % 2]
+                    return sample
+                }))).noContent
+            }
+            let reader = try await daemon.connect("com.example.reader", read: [heartRate])
+            let answer = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"\#(heartRate.identifier)"}"#, token: reader)
+            let samples = try #require(answer.json["samples"] as? [[String: Any]])
+            let sources = try #require(answer.json["sources"] as? [[String: Any]]).map { $0["bundleIdentifier"] as? String }
+            let devices = try #require(answer.json["devices"] as? [[String: Any]]).map { $0["name"] as? String }
+            #expect(samples.count == 60 && Set(sources) == ["com.example.watch", "com.example.ring"] && sources.count == 2)
+            #expect(Set(devices) == ["Watch", "Ring"] && devices.count == 2)
+            #expect(samples.allSatisfy { $0["source"] == nil && $0["device"] == nil })
+            // Each sample names the source and device it was saved with.
+            var named: [String: Int] = [:]
+            for sample in samples {
+                let index = try #require(sample["sourceIndex"] as? Int)
+                let source = try #require(sources[index])
+                let device = (sample["deviceIndex"] as? Int).map { devices[$0] ?? "?" } ?? "none"
+                named["\(source) \(device)", default: 0] += 1
+            }
+            #expect(named == ["com.example.watch Watch": 15, "com.example.watch none": 15, "com.example.ring Ring": 15, "com.example.ring Watch": 15])
+        }
+    }
+
+    /// A sample an app saves carries its own device: the index fields of the daemon's lists are refused, naming the field.
+    @Test func aSampleToSaveCannotNameAListsDevice() async throws {
+        try await DaemonHarness.with { daemon in
+            let token = try await daemon.connect("com.example.log", share: [steps], read: [steps])
+            for field in ["deviceIndex", "sourceIndex"] {
+                let save = try await daemon.raw(.POST, "/v1/objects", body: """
+                    {"samples":[{"uuid":"\(UUID())","type":"\(steps.identifier)","startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:01:00Z","quantity":{"value":6,"unit":"count"},"\(field)":0}]}
+                    """, token: token)
+                #expect(save.status == 400 && save.json["field"] as? String == "/samples/0/\(field)", "\(save.body)")
+            }
+            #expect(try await daemon.client(token: token).querySamples(body: .json(.init(_type: steps.identifier))).ok.body.json.samples.isEmpty)
         }
     }
 

@@ -3012,6 +3012,16 @@ package enum OpenAPIDocument {
           "device": {
             "$ref": "#/components/schemas/Device"
           },
+          "sourceIndex": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "In a list the daemon sends (SampleList, AnchoredChanges): the index of the sample's source revision in the list's `sources`, which then holds it once for all the samples that share it. A sample sent on its own carries `source` instead."
+          },
+          "deviceIndex": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "In a list the daemon sends: the index of the sample's device in the list's `devices`. A sample sent on its own (saved, say) carries `device` instead."
+          },
           "count": {
             "type": "integer",
             "minimum": 1,
@@ -3085,6 +3095,20 @@ package enum OpenAPIDocument {
             "items": {
               "$ref": "#/components/schemas/Sample"
             }
+          },
+          "sources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Source"
+            },
+            "description": "The source revisions of the samples, each once; a sample names its own by `sourceIndex`."
+          },
+          "devices": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Device"
+            },
+            "description": "The devices of the samples, each once; a sample names its own by `deviceIndex`."
           }
         }
       },
@@ -3685,6 +3709,20 @@ package enum OpenAPIDocument {
             "items": {
               "$ref": "#/components/schemas/Sample"
             }
+          },
+          "sources": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Source"
+            },
+            "description": "The source revisions of the samples, each once; a sample names its own by `sourceIndex`."
+          },
+          "devices": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Device"
+            },
+            "description": "The devices of the samples, each once; a sample names its own by `deviceIndex`."
           },
           "deletedObjects": {
             "type": "array",

@@ -536,6 +536,14 @@ extension Components {
             package var source: Components.Schemas.Source?
             /// - Remark: Generated from `#/components/schemas/Sample/device`.
             package var device: Components.Schemas.Device?
+            /// In a list the daemon sends (SampleList, AnchoredChanges): the index of the sample's source revision in the list's `sources`, which then holds it once for all the samples that share it. A sample sent on its own carries `source` instead.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Sample/sourceIndex`.
+            package var sourceIndex: Swift.Int?
+            /// In a list the daemon sends: the index of the sample's device in the list's `devices`. A sample sent on its own (saved, say) carries `device` instead.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Sample/deviceIndex`.
+            package var deviceIndex: Swift.Int?
             /// How many values a quantity sample summarises (HKQuantitySample.count): 1, or more for a series. Only 1 can be saved here; series are built with HKQuantitySeriesSampleBuilder.
             ///
             /// - Remark: Generated from `#/components/schemas/Sample/count`.
@@ -566,6 +574,8 @@ extension Components {
             ///   - metadata:
             ///   - source:
             ///   - device:
+            ///   - sourceIndex: In a list the daemon sends (SampleList, AnchoredChanges): the index of the sample's source revision in the list's `sources`, which then holds it once for all the samples that share it. A sample sent on its own carries `source` instead.
+            ///   - deviceIndex: In a list the daemon sends: the index of the sample's device in the list's `devices`. A sample sent on its own (saved, say) carries `device` instead.
             ///   - count: How many values a quantity sample summarises (HKQuantitySample.count): 1, or more for a series. Only 1 can be saved here; series are built with HKQuantitySeriesSampleBuilder.
             ///   - series:
             ///   - workout:
@@ -583,6 +593,8 @@ extension Components {
                 metadata: Components.Schemas.Sample.MetadataPayload? = nil,
                 source: Components.Schemas.Source? = nil,
                 device: Components.Schemas.Device? = nil,
+                sourceIndex: Swift.Int? = nil,
+                deviceIndex: Swift.Int? = nil,
                 count: Swift.Int? = nil,
                 series: Components.Schemas.SeriesSummary? = nil,
                 workout: Components.Schemas.Workout? = nil,
@@ -600,6 +612,8 @@ extension Components {
                 self.metadata = metadata
                 self.source = source
                 self.device = device
+                self.sourceIndex = sourceIndex
+                self.deviceIndex = deviceIndex
                 self.count = count
                 self.series = series
                 self.workout = workout
@@ -618,6 +632,8 @@ extension Components {
                 case metadata
                 case source
                 case device
+                case sourceIndex
+                case deviceIndex
                 case count
                 case series
                 case workout
@@ -664,6 +680,14 @@ extension Components {
                     Components.Schemas.Device.self,
                     forKey: .device
                 )
+                self.sourceIndex = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .sourceIndex
+                )
+                self.deviceIndex = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .deviceIndex
+                )
                 self.count = try container.decodeIfPresent(
                     Swift.Int.self,
                     forKey: .count
@@ -702,6 +726,8 @@ extension Components {
                     "metadata",
                     "source",
                     "device",
+                    "sourceIndex",
+                    "deviceIndex",
                     "count",
                     "series",
                     "workout",
@@ -766,15 +792,33 @@ extension Components {
         package struct SampleList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SampleList/samples`.
             package var samples: [Components.Schemas.Sample]
+            /// The source revisions of the samples, each once; a sample names its own by `sourceIndex`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SampleList/sources`.
+            package var sources: [Components.Schemas.Source]?
+            /// The devices of the samples, each once; a sample names its own by `deviceIndex`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SampleList/devices`.
+            package var devices: [Components.Schemas.Device]?
             /// Creates a new `SampleList`.
             ///
             /// - Parameters:
             ///   - samples:
-            package init(samples: [Components.Schemas.Sample]) {
+            ///   - sources: The source revisions of the samples, each once; a sample names its own by `sourceIndex`.
+            ///   - devices: The devices of the samples, each once; a sample names its own by `deviceIndex`.
+            package init(
+                samples: [Components.Schemas.Sample],
+                sources: [Components.Schemas.Source]? = nil,
+                devices: [Components.Schemas.Device]? = nil
+            ) {
                 self.samples = samples
+                self.sources = sources
+                self.devices = devices
             }
             package enum CodingKeys: String, CodingKey {
                 case samples
+                case sources
+                case devices
             }
         }
         /// HKSampleQuery: a type, a predicate (startDate/endDate for the common date range, or `predicate` for any other; both given: both apply), an order and a limit.
@@ -1964,6 +2008,14 @@ extension Components {
         package struct AnchoredChanges: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/AnchoredChanges/samples`.
             package var samples: [Components.Schemas.Sample]
+            /// The source revisions of the samples, each once; a sample names its own by `sourceIndex`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnchoredChanges/sources`.
+            package var sources: [Components.Schemas.Source]?
+            /// The devices of the samples, each once; a sample names its own by `deviceIndex`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnchoredChanges/devices`.
+            package var devices: [Components.Schemas.Device]?
             /// - Remark: Generated from `#/components/schemas/AnchoredChanges/deletedObjects`.
             package var deletedObjects: [Components.Schemas.DeletedObject]
             /// The opaque anchor to send next (HKQueryAnchor).
@@ -1978,22 +2030,30 @@ extension Components {
             ///
             /// - Parameters:
             ///   - samples:
+            ///   - sources: The source revisions of the samples, each once; a sample names its own by `sourceIndex`.
+            ///   - devices: The devices of the samples, each once; a sample names its own by `deviceIndex`.
             ///   - deletedObjects:
             ///   - anchor: The opaque anchor to send next (HKQueryAnchor).
             ///   - anchorValue: The integer anchor of HealthKit's deprecated API for the same place.
             package init(
                 samples: [Components.Schemas.Sample],
+                sources: [Components.Schemas.Source]? = nil,
+                devices: [Components.Schemas.Device]? = nil,
                 deletedObjects: [Components.Schemas.DeletedObject],
                 anchor: Swift.String,
                 anchorValue: Swift.Int
             ) {
                 self.samples = samples
+                self.sources = sources
+                self.devices = devices
                 self.deletedObjects = deletedObjects
                 self.anchor = anchor
                 self.anchorValue = anchorValue
             }
             package enum CodingKeys: String, CodingKey {
                 case samples
+                case sources
+                case devices
                 case deletedObjects
                 case anchor
                 case anchorValue

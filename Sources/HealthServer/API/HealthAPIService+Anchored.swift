@@ -17,8 +17,9 @@ extension HealthAPIService {
             let answer = try await store.backend().anchoredChanges(plan, after: anchor)
             var counts = attempted
             for sample in answer.samples { counts[sample.sampleType.identifier, default: 0] += 1 }
+            let list = WireSample.list(answer.samples)
             let changes = Components.Schemas.AnchoredChanges(
-                samples: answer.samples.map(WireSample.wire), deletedObjects: answer.deleted.map(WireDeletedObject.wire),
+                samples: list.samples, sources: list.sources, devices: list.devices, deletedObjects: answer.deleted.map(WireDeletedObject.wire),
                 anchor: answer.anchor.wireForm.sealed?.base64EncodedString() ?? "", anchorValue: answer.integerAnchor)
             return (.ok(.init(body: .json(changes))), counts)
         }

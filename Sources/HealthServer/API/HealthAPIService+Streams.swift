@@ -136,8 +136,9 @@ extension HealthAPIService {
             let answers = try store.backend().anchoredUpdates(plan, after: anchor)
             let body = Self.eventStream(answers, stillAllowed: Self.stillAllowed(app, token: token, in: registrations)) { answer in
                 let sealed = answer.anchor.wireForm.sealed?.base64EncodedString() ?? ""
+                let list = WireSample.list(answer.samples)
                 let changes = Components.Schemas.AnchoredChanges(
-                    samples: answer.samples.map(WireSample.wire), deletedObjects: answer.deleted.map(WireDeletedObject.wire),
+                    samples: list.samples, sources: list.sources, devices: list.devices, deletedObjects: answer.deleted.map(WireDeletedObject.wire),
                     anchor: sealed, anchorValue: answer.integerAnchor)
                 return ServerSentEventWithJSONData(event: "changes", data: changes, id: sealed)
             }

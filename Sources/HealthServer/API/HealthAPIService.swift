@@ -240,7 +240,8 @@ struct HealthAPIService: APIProtocol {
         try Self.checkCarried(type, at: "/type")
         return try await logged("query", attempted: [type.identifier: 0]) { store in
             let samples = try await samples(query, of: type, in: store)
-            return (.ok(.init(body: .json(.init(samples: samples.map(WireSample.wire))))), [type.identifier: samples.count])
+            let list = WireSample.list(samples)
+            return (.ok(.init(body: .json(.init(samples: list.samples, sources: list.sources, devices: list.devices)))), [type.identifier: samples.count])
         }
     }
 

@@ -134,7 +134,7 @@ package struct RemoteBackend: HealthBackend {
             _type: type.identifier, limit: limit ?? 0, predicate: try filter.map(WirePredicate.wire),
             sort: order.isEmpty ? nil : order.map { .init(key: .init(rawValue: $0.key.rawValue) ?? .startDate, ascending: $0.ascending) })
         let list = try await call { try await client.querySamples(body: .json(query)).ok.body.json }
-        return try stored(list.samples)
+        return try stored(list.samples, sources: list.sources, devices: list.devices)
     }
 
     package func anchoredChanges(_ plan: AnchoredPlan, after anchor: HKQueryAnchor?) async throws -> AnchoredPlan.Answer {
@@ -152,7 +152,7 @@ package struct RemoteBackend: HealthBackend {
 
     /// An anchored answer as the daemon sent it.
     private func answer(_ changes: Components.Schemas.AnchoredChanges) throws -> AnchoredPlan.Answer {
-        let samples = try stored(changes.samples)
+        let samples = try stored(changes.samples, sources: changes.sources, devices: changes.devices)
         let deleted: [HKDeletedObject]
         do { deleted = try WireDeletedObject.stored(changes.deletedObjects) } catch let error as WireFieldError { throw unreadable(error.field, error.message) }
         guard let sealed = Data(base64Encoded: changes.anchor) else { throw unreadable("/anchor", "not base64") }
@@ -378,9 +378,11 @@ package struct RemoteBackend: HealthBackend {
         }
     }
 
-    private func stored(_ samples: [Components.Schemas.Sample]) throws -> [HKSample] {
+    private func stored(_ samples: [Components.Schemas.Sample], sources: [Components.Schemas.Source]?, devices: [Components.Schemas.Device]?) throws
+        -> [HKSample]
+    {
         do {
-            return try WireSample.stored(samples)
+            return try WireSample.stored(samples, sources: sources, devices: devices)
         } catch let error as WireFieldError {
             throw unreadable(error.field, error.message)
         }
