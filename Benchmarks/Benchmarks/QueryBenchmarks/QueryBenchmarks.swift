@@ -116,8 +116,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("First 100 heart-rate samples in a date range: HKSampleQuery",
               configuration: .init(metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 10,
                                    maxDuration: .seconds(20), maxIterations: 1000)) { benchmark in
-        let store = try await yearStore()
-        try await firstHundredHeartRates(store, benchmark)
+        try await firstHundredHeartRates(try await OpenStores.shared.embedded(), benchmark)
     }
 
     // The same query through the daemon, when Benchmarks/Scripts/remote_query.py started `health serve` on the year store
@@ -138,10 +137,31 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("First 100 heart-rate samples in a date range: HKSampleQuery through health serve (remote HKHealthStore)",
                   configuration: .init(metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 10,
                                        maxDuration: .seconds(20), maxIterations: 1000)) { benchmark in
-            _ = try await yearStore()
-            let store = HKHealthStore(configuration: .init(server: .init(address: server, token: token)))
-            try await firstHundredHeartRates(store, benchmark)
+            try await firstHundredHeartRates(try await OpenStores.shared.remote(server: server, token: token), benchmark)
         }
+    }
+}
+
+/// The stores of the sample-query benchmarks, each opened once and kept for all the iterations, as an app keeps its
+/// HKHealthStore: each iteration measures a query in a running app, and nothing is opened between two of them.
+actor OpenStores {
+    static let shared = OpenStores()
+    private var embeddedStore: HKHealthStore?
+    private var remoteStore: HKHealthStore?
+
+    func embedded() async throws -> HKHealthStore {
+        if let embeddedStore { return embeddedStore }
+        let store = try await yearStore()
+        embeddedStore = store
+        return store
+    }
+
+    func remote(server: String, token: String) async throws -> HKHealthStore {
+        if let remoteStore { return remoteStore }
+        _ = try await yearStore()   // generates the year store if it is not there yet
+        let store = HKHealthStore(configuration: .init(server: .init(address: server, token: token)))
+        remoteStore = store
+        return store
     }
 }
 
