@@ -334,38 +334,36 @@ package enum WireSample {
     /// `sources` and `devices`, every sample naming its own by index, so a hundred readings from one watch carry the
     /// watch once rather than a hundred times.
     package static func list(_ samples: [HKSample]) -> (samples: [Sample], sources: [Components.Schemas.Source]?, devices: [Components.Schemas.Device]?) {
-        var sources: [Components.Schemas.Source] = [], devices: [Components.Schemas.Device] = []
-        var sourceIndexes: [Components.Schemas.Source: Int] = [:], deviceIndexes: [Components.Schemas.Device: Int] = [:]
-        // The store's samples share their revision and device objects, so most are found by identity before by value.
-        var byRevision: [ObjectIdentifier: Int] = [:], byDevice: [ObjectIdentifier: Int] = [:]
+        var sources = ListParts<HKSourceRevision, Components.Schemas.Source>(), devices = ListParts<HKDevice, Components.Schemas.Device>()
         var wires: [Sample] = []
         wires.reserveCapacity(samples.count)
         for sample in samples {
             var wire = wire(sample, carrying: false)
-            let revision = sample.sourceRevision
-            if let index = byRevision[ObjectIdentifier(revision)] {
-                wire.sourceIndex = index
-            } else {
-                let source = wireSource(revision)
-                let index = sourceIndexes[source] ?? sources.count
-                if index == sources.count { sources.append(source); sourceIndexes[source] = index }
-                byRevision[ObjectIdentifier(revision)] = index
-                wire.sourceIndex = index
-            }
-            if let device = sample.device {
-                if let index = byDevice[ObjectIdentifier(device)] {
-                    wire.deviceIndex = index
-                } else {
-                    let made = wireDevice(device)
-                    let index = deviceIndexes[made] ?? devices.count
-                    if index == devices.count { devices.append(made); deviceIndexes[made] = index }
-                    byDevice[ObjectIdentifier(device)] = index
-                    wire.deviceIndex = index
-                }
-            }
+            wire.sourceIndex = sources.index(of: sample.sourceRevision, wire: wireSource)
+            wire.deviceIndex = sample.device.map { devices.index(of: $0, wire: wireDevice) }
             wires.append(wire)
         }
-        return (wires, sources.isEmpty ? nil : sources, devices.isEmpty ? nil : devices)
+        return (wires, sources.parts.isEmpty ? nil : sources.parts, devices.parts.isEmpty ? nil : devices.parts)
+    }
+
+    /// The parts of a list (its source revisions or its devices), each once. The store's samples share their revision
+    /// and device objects, so most are found by identity before they are made and compared by value.
+    private struct ListParts<Object: AnyObject, Wire: Hashable> {
+        private(set) var parts: [Wire] = []
+        private var byValue: [Wire: Int] = [:]
+        private var byObject: [ObjectIdentifier: Int] = [:]
+
+        mutating func index(of object: Object, wire: (Object) -> Wire) -> Int {
+            if let index = byObject[ObjectIdentifier(object)] { return index }
+            let made = wire(object)
+            let index = byValue[made] ?? parts.count
+            if index == parts.count {
+                parts.append(made)
+                byValue[made] = index
+            }
+            byObject[ObjectIdentifier(object)] = index
+            return index
+        }
     }
 
     /// `sample` as the API's JSON, its source revision and device in it (`carrying`), or left for a list to name.
