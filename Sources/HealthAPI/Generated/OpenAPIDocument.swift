@@ -2438,6 +2438,89 @@ package enum OpenAPIDocument {
         "description": "Each event's id is opaque (sealed for the app); sent back as `Last-Event-ID`, the stream resumes after it: no first answer, one event at once with what changed meanwhile (if anything). An id made for another app, or for another stream, is a 400. The stream ends when the person revokes the app and when the daemon stops."
       }
     },
+    "/v1/streams/preferred-units": {
+      "get": {
+        "operationId": "streamPreferredUnitUpdates",
+        "tags": [
+          "streams"
+        ],
+        "summary": "The person's preferred units as Server-Sent Events, for HKUserPreferencesDidChange: a `units` event with the person's units of the quantity types the app has asked for (as /v1/preferred-units gives them), then one more each time one of them changes.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The stream of events (text/event-stream); the data of a units event is a PreferredUnits.",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "event",
+                    "data"
+                  ],
+                  "description": "One event of the stream (a keepalive event, every 15 s of quiet, has no data).",
+                  "properties": {
+                    "event": {
+                      "type": "string",
+                      "enum": [
+                        "units"
+                      ]
+                    },
+                    "data": {
+                      "type": "string",
+                      "contentMediaType": "application/json",
+                      "description": "A PreferredUnits, as JSON."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "description": "Only the types the app has asked for read or share access to are in an event (they may be none), and only their changes send one: an app learns nothing of the units of types it never asked for. The first event of a connection is the units as they are; a client that reconnects compares it with the last one it had. The stream ends when the person revokes the app and when the daemon stops."
+      }
+    },
     "/v1/objects/quantity-series": {
       "post": {
         "operationId": "saveQuantitySeries",

@@ -181,6 +181,13 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/streams/activity-summaries`.
     /// - Remark: Generated from `#/paths//v1/streams/activity-summaries/post(streamActivitySummaryUpdates)`.
     func streamActivitySummaryUpdates(_ input: Operations.StreamActivitySummaryUpdates.Input) async throws -> Operations.StreamActivitySummaryUpdates.Output
+    /// The person's preferred units as Server-Sent Events, for HKUserPreferencesDidChange: a `units` event with the person's units of the quantity types the app has asked for (as /v1/preferred-units gives them), then one more each time one of them changes.
+    ///
+    /// Only the types the app has asked for read or share access to are in an event (they may be none), and only their changes send one: an app learns nothing of the units of types it never asked for. The first event of a connection is the units as they are; a client that reconnects compares it with the last one it had. The stream ends when the person revokes the app and when the daemon stops.
+    ///
+    /// - Remark: HTTP `GET /v1/streams/preferred-units`.
+    /// - Remark: Generated from `#/paths//v1/streams/preferred-units/get(streamPreferredUnitUpdates)`.
+    func streamPreferredUnitUpdates(_ input: Operations.StreamPreferredUnitUpdates.Input) async throws -> Operations.StreamPreferredUnitUpdates.Output
     /// HKQuantitySeriesSampleBuilder.finishSeries: saves one sample holding many quantities, as the calling app.
     ///
     /// Each quantity is checked as the builder checks it (a unit of the type's kind, a finite value, not before the series' start, an end not before its start), and the sample is made from them as the builder makes it: the sum for cumulative types, else the average with the minimum, maximum and most recent. All or nothing.
@@ -595,6 +602,15 @@ extension APIProtocol {
             headers: headers,
             body: body
         ))
+    }
+    /// The person's preferred units as Server-Sent Events, for HKUserPreferencesDidChange: a `units` event with the person's units of the quantity types the app has asked for (as /v1/preferred-units gives them), then one more each time one of them changes.
+    ///
+    /// Only the types the app has asked for read or share access to are in an event (they may be none), and only their changes send one: an app learns nothing of the units of types it never asked for. The first event of a connection is the units as they are; a client that reconnects compares it with the last one it had. The stream ends when the person revokes the app and when the daemon stops.
+    ///
+    /// - Remark: HTTP `GET /v1/streams/preferred-units`.
+    /// - Remark: Generated from `#/paths//v1/streams/preferred-units/get(streamPreferredUnitUpdates)`.
+    package func streamPreferredUnitUpdates(headers: Operations.StreamPreferredUnitUpdates.Input.Headers = .init()) async throws -> Operations.StreamPreferredUnitUpdates.Output {
+        try await streamPreferredUnitUpdates(Operations.StreamPreferredUnitUpdates.Input(headers: headers))
     }
     /// HKQuantitySeriesSampleBuilder.finishSeries: saves one sample holding many quantities, as the calling app.
     ///

@@ -183,6 +183,25 @@ extension HealthAPIService {
         }
     }
 
+    /// The person's preferred units for `HKUserPreferencesDidChange`: the units of the types the app may ask about, then
+    /// the same each time one of them changes (a change of another type sends nothing).
+    func streamPreferredUnitUpdates(_ input: Operations.StreamPreferredUnitUpdates.Input) async throws
+        -> Operations.StreamPreferredUnitUpdates.Output
+    {
+        let token = CallingApp.token
+        let registrations = registrations
+        return try await logged("preferredUnitUpdates", attempted: [:]) { store in
+            let app = store.configuration.app.bundleIdentifier
+            guard let engine = try store.backend() as? EmbeddedBackend else {
+                throw Problem(HKError(.errorDatabaseInaccessible, "the daemon's store is not open in the daemon"))
+            }
+            let body = Self.eventStream(engine.preferredUnitSnapshots(), stillAllowed: Self.stillAllowed(app, token: token, in: registrations)) { units in
+                ServerSentEventWithJSONData(event: "units", data: Components.Schemas.PreferredUnits(units: .init(additionalProperties: units)))
+            }
+            return (.ok(.init(body: .textEventStream(body))), [:])
+        }
+    }
+
     /// What marks a sealed position as an activity-summary revision (a store position never has a negative part).
     private static let activityMark: Int64 = -1
 }

@@ -89,6 +89,15 @@ package struct AuthorizationService: Sendable {
         return pending.share.isEmpty && pending.read.isEmpty ? .unnecessary : .shouldRequest
     }
 
+    /// The types whose sharing or reading the person has decided for `app` (those `requestStatus` calls unnecessary to
+    /// ask again): what `preferredUnits(for:)` lets the app ask about.
+    package func decidedTypes(app: String) throws -> Set<String> {
+        try read { db in
+            Set(try AuthorizationRecord.filter(AuthorizationRecord.Columns.app == app).fetchAll(db)
+                .filter { $0.share != nil || $0.read != nil }.map(\.typeIdentifier))
+        }
+    }
+
     /// Whether the app may see other sources' data of a type. Apps never learn this answer: every read
     /// path uses it to show a denied app exactly what it would see if nobody else had data.
     package func canRead(app: String, type: String) throws -> Bool {

@@ -237,6 +237,36 @@ package struct EmbeddedBackend: HealthBackend {
         return try Dictionary(uniqueKeysWithValues: types.map { ($0, try units.unit(for: $0)) })
     }
 
+    /// The person's units of the quantity types this app may ask about (`preferredUnits(for:)`'s rule), now and after
+    /// each change of them: the daemon's preferred-units stream. Changes by other processes (`health prefer`) are heard
+    /// through the store's change watch; a change of a type the app never asked about sends nothing.
+    package func preferredUnitSnapshots() -> AsyncThrowingStream<[String: String], any Error> {
+        Self.producing { [samples, app] continuation in
+            // Subscribed before the first read: a change in between is heard, not lost.
+            let updates = samples.changes.subscribe()
+            var last = try Self.units(askedBy: app.bundleIdentifier, in: samples)
+            continuation.yield(last)
+            for await _ in updates {
+                let next = try Self.units(askedBy: app.bundleIdentifier, in: samples)
+                guard !Task.isCancelled else { break }
+                guard next != last else { continue }
+                last = next
+                continuation.yield(next)
+            }
+        }
+    }
+
+    /// The preferred unit of every quantity type `app` may ask about, by identifier.
+    private static func units(askedBy app: String, in samples: SampleStore) throws -> [String: String] {
+        let units = PreferredUnitStore(database: samples.database)
+        var result: [String: String] = [:]
+        for identifier in try samples.authorization.decidedTypes(app: app) {
+            guard let type = HKObjectType.type(forIdentifier: identifier) as? HKQuantityType else { continue }
+            result[identifier] = try units.unit(for: type).unitString
+        }
+        return result
+    }
+
     package func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {
         try BackgroundDeliveryStore(database: samples.database).enable(app: app.bundleIdentifier, type: type, frequency: frequency)
     }

@@ -266,6 +266,16 @@ package struct RemoteBackend: HealthBackend {
         return stream
     }
 
+    /// The daemon's preferred-units stream: the units of the types this app may ask about, as they are at each
+    /// (re)connection and after each change of them.
+    package func preferredUnitUpdates() -> AsyncThrowingStream<[String: String], any Error> {
+        reconnecting(Components.Schemas.PreferredUnits.self, event: "units") { [client] _ in
+            try await client.streamPreferredUnitUpdates().ok.body.textEventStream
+        } element: { units, _ in
+            units.units.additionalProperties
+        }
+    }
+
     package func sources(of type: HKSampleType, matching filter: SampleFilter?) async throws -> [HKSource] {
         let query = Components.Schemas.SourceQuery(_type: type.identifier, predicate: try filter.map(WirePredicate.wire))
         let list = try await call { try await client.querySources(body: .json(query)).ok.body.json }

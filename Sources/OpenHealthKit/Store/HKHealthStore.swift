@@ -118,6 +118,10 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         PreferenceChanges.register(self)
     }
 
+    deinit {
+        PreferenceChanges.forget(self)
+    }
+
     private static func open(_ configuration: Configuration, registering: Bool) -> Result<any HealthBackend, HKError> {
         if let server = configuration.server { return .success(RemoteBackend(server: server)) }
         do {
@@ -499,9 +503,13 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         }
     }
 
-    /// The work of ``preferredUnits(for:)``.
+    /// The work of ``preferredUnits(for:)``. Through the daemon, the store starts listening for the person's changes
+    /// then, so that it posts `HKUserPreferencesDidChange` as an embedded store does.
     private func lookUpPreferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
-        try await backend().preferredUnits(for: quantityTypes)
+        let backend = try backend()
+        let units = try await backend.preferredUnits(for: quantityTypes)
+        if let remote = backend as? RemoteBackend { PreferenceChanges.watch(self, through: remote) }
+        return units
     }
 
     /// Completion-handler form of ``preferredUnits(for:)``; the handler runs off the caller's thread.
