@@ -80,4 +80,28 @@ struct TwoProcessTests {
         #expect(await iterator.next() == 1, "the other process's sample arrives as an update")
         store.stop(query)
     }
+
+    /// The person sets a unit with `health prefer` in another process: the app's store in this process, which asked for
+    /// the type's unit, posts `HKUserPreferencesDidChange`.
+    @Test(.timeLimit(.minutes(3)))
+    func aStoreHearsThePersonChangeAUnitInAnotherProcess() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("two-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let scale = AppManifest(bundleIdentifier: "com.example.scale", name: "Scale", shareUsageDescription: "r")
+        let store = HKHealthStore(configuration: .init(storeDirectory: folder.appendingPathComponent("openhealthkit"), app: scale,
+                                                       presenter: ScriptedPresenter(.allowAll)))
+        let bodyMass = HKQuantityType(.bodyMass)
+        try await store.requestAuthorization(toShare: [], read: [bodyMass])
+        _ = try await store.preferredUnits(for: [bodyMass])
+        let (posts, continuation) = AsyncStream<Void>.makeStream()
+        let observer = NotificationCenter.default.addObserver(forName: .HKUserPreferencesDidChange, object: store, queue: nil) { _ in
+            continuation.yield()
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let preferred = try await runHealth(["prefer", "bodyMass", "lb"], in: folder)
+        #expect(preferred.status == 0, "\(preferred.stderr)")
+        var iterator = posts.makeAsyncIterator()
+        await iterator.next()
+        #expect(try await store.preferredUnits(for: [bodyMass]) == [bodyMass: HKUnit.pound()])
+    }
 }

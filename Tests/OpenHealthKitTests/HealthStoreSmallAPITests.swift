@@ -4,14 +4,18 @@ import Testing
 @testable import OpenHealthKit
 
 /// The preferences notification in a process with stores on two folders: only the stores of the folder whose person
-/// changed a unit post it (both backends' rules are in HealthServerTests' `PreferencesNotificationTests`).
+/// changed a unit post it (both backends' rules are in HealthServerTests' `PreferencesNotificationTests`; another
+/// process changing it, in HealthCLITests' `TwoProcessTests`).
 @Suite("HKHealthStore's preferences notification, per folder")
 struct PreferencesNotificationFolderTests {
     @Test func aStoreOnAnotherFolderIsNotTold() async throws {
         let bodyMass = HKQuantityType(.bodyMass)
         let (store, _, folder) = makeStore(.allowAll)
         let (other, _, _) = makeStore(.allowAll)
-        for each in [store, other] { try await each.requestAuthorization(toShare: [], read: [bodyMass]) }
+        for each in [store, other] {
+            try await each.requestAuthorization(toShare: [], read: [bodyMass])
+            _ = try await each.preferredUnits(for: [bodyMass])   // each watches from here on
+        }
         let posted = Mutex(0), elsewhere = Mutex(0)
         let observer = NotificationCenter.default.addObserver(forName: .HKUserPreferencesDidChange, object: store, queue: nil) { _ in
             posted.withLock { $0 += 1 }
@@ -23,7 +27,10 @@ struct PreferencesNotificationFolderTests {
             NotificationCenter.default.removeObserver(observer)
             NotificationCenter.default.removeObserver(otherObserver)
         }
+        try await Task.sleep(for: .milliseconds(300))   // both watches have read the units as they are
         try HealthPerson(storeDirectory: folder).setPreferredUnit(.pound(), for: bodyMass)
+        for _ in 0..<100 where posted.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        try await Task.sleep(for: .milliseconds(500))
         #expect(posted.withLock { $0 } == 1 && elsewhere.withLock { $0 } == 0)
         #expect(Notification.Name.HKUserPreferencesDidChange.rawValue == HKUserPreferencesDidChangeNotification)
     }

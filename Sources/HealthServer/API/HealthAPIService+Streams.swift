@@ -195,7 +195,7 @@ extension HealthAPIService {
             guard let engine = try store.backend() as? EmbeddedBackend else {
                 throw Problem(HKError(.errorDatabaseInaccessible, "the daemon's store is not open in the daemon"))
             }
-            let body = Self.eventStream(engine.preferredUnitSnapshots(), stillAllowed: Self.stillAllowed(app, token: token, in: registrations)) { units in
+            let body = Self.eventStream(engine.preferredUnitUpdates(), stillAllowed: Self.stillAllowed(app, token: token, in: registrations)) { units in
                 ServerSentEventWithJSONData(event: "units", data: Components.Schemas.PreferredUnits(units: .init(additionalProperties: units)))
             }
             return (.ok(.init(body: .textEventStream(body))), [:])

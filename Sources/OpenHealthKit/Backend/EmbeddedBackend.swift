@@ -240,7 +240,7 @@ package struct EmbeddedBackend: HealthBackend {
     /// The person's units of the quantity types this app may ask about (`preferredUnits(for:)`'s rule), now and after
     /// each change of them: the daemon's preferred-units stream. Changes by other processes (`health prefer`) are heard
     /// through the store's change watch; a change of a type the app never asked about sends nothing.
-    package func preferredUnitSnapshots() -> AsyncThrowingStream<[String: String], any Error> {
+    package func preferredUnitUpdates() -> AsyncThrowingStream<[String: String], any Error> {
         Self.producing { [samples, app] continuation in
             // Subscribed before the first read: a change in between is heard, not lost.
             let updates = samples.changes.subscribe()

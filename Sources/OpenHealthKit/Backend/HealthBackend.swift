@@ -48,6 +48,9 @@ package protocol HealthBackend: Sendable {
     func characteristic(_ type: HKCharacteristicTypeIdentifier) throws -> String?
     /// The units the person prefers for these types; the app must have asked for read or share access to each first.
     func preferredUnits(for types: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit]
+    /// The units (strings, by type identifier) of the quantity types the app may ask about, as they are now and after
+    /// each change of them by anyone (another process included), until the consumer stops.
+    func preferredUnitUpdates() -> AsyncThrowingStream<[String: String], any Error>
     /// Wakes the app's observer queries of `type` at most this often (`enableBackgroundDelivery`); kept in the store.
     func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws
     /// Stops background delivery for `type`, or for every type when nil.

@@ -12,7 +12,6 @@ extension HealthPerson {
     /// A unit that does not fit the type is `errorInvalidArgument`.
     public func setPreferredUnit(_ unit: HKUnit, for type: HKQuantityType) throws {
         try PreferredUnitStore(database: database).set(unit, for: type, byPerson: true)
-        PreferenceChanges.changed(type, in: database.directory)
     }
 
     /// The units set so far, by type: the person's choices and those learned from imports.

@@ -75,7 +75,6 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         self.configuration = configuration
         opened = Self.open(configuration, registering: true)
         super.init()
-        PreferenceChanges.register(self)
     }
 
     /// The person's own view (`HealthPerson.healthStore`): its reader identity is never registered as an app, and
@@ -84,7 +83,6 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         self.configuration = configuration
         opened = Self.open(configuration, registering: registering)
         super.init()
-        PreferenceChanges.register(self)
     }
 
     /// One app's view of a store already open (the daemon's, shared by every app it serves). The app is not
@@ -93,7 +91,6 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         self.configuration = configuration
         opened = .success(EmbeddedBackend(samples: SampleStore(database: database), app: configuration.app, presenter: configuration.presenter))
         super.init()
-        PreferenceChanges.register(self)
     }
 
     /// Opens the store the environment describes, so unmodified HealthKit code runs:
@@ -115,7 +112,6 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
             opened = .failure(error)
         }
         super.init()
-        PreferenceChanges.register(self)
     }
 
     deinit {
@@ -503,12 +499,12 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         }
     }
 
-    /// The work of ``preferredUnits(for:)``. Through the daemon, the store starts listening for the person's changes
-    /// then, so that it posts `HKUserPreferencesDidChange` as an embedded store does.
+    /// The work of ``preferredUnits(for:)``. The store starts watching the person's units then, and posts
+    /// `HKUserPreferencesDidChange` from then on (see `PreferenceChanges`).
     private func lookUpPreferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
         let backend = try backend()
         let units = try await backend.preferredUnits(for: quantityTypes)
-        if let remote = backend as? RemoteBackend { PreferenceChanges.watch(self, through: remote) }
+        PreferenceChanges.watch(self, through: backend)
         return units
     }
 
