@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import OpenHealthKit
+import Synchronization
 import Testing
 import TestSupport
 
@@ -93,15 +94,15 @@ struct TwoProcessTests {
         let bodyMass = HKQuantityType(.bodyMass)
         try await store.requestAuthorization(toShare: [], read: [bodyMass])
         _ = try await store.preferredUnits(for: [bodyMass])
-        let (posts, continuation) = AsyncStream<Void>.makeStream()
+        let posts = Mutex(0)
         let observer = NotificationCenter.default.addObserver(forName: .HKUserPreferencesDidChange, object: store, queue: nil) { _ in
-            continuation.yield()
+            posts.withLock { $0 += 1 }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         let preferred = try await runHealth(["prefer", "bodyMass", "lb"], in: folder)
         #expect(preferred.status == 0, "\(preferred.stderr)")
-        var iterator = posts.makeAsyncIterator()
-        await iterator.next()
+        for _ in 0..<300 where posts.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(posts.withLock { $0 } == 1, "posted once within 30 s of the other process's change")
         #expect(try await store.preferredUnits(for: [bodyMass]) == [bodyMass: HKUnit.pound()])
     }
 }

@@ -504,7 +504,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     private func lookUpPreferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
         let backend = try backend()
         let units = try await backend.preferredUnits(for: quantityTypes)
-        PreferenceChanges.watch(self, through: backend)
+        await PreferenceChanges.watch(self, through: backend)
         return units
     }
 

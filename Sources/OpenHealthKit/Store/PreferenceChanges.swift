@@ -10,24 +10,36 @@ enum PreferenceChanges {
     /// The watches, by store.
     private static let watches = Mutex<[ObjectIdentifier: Task<Void, Never>]>([:])
 
-    /// Starts `store`'s watch, once.
-    static func watch(_ store: HKHealthStore, through backend: any HealthBackend) {
+    /// Starts `store`'s watch, once, and returns when it has the units as they are (or after 2 s at the most, should the
+    /// daemon not answer), so that a change made right after the caller's `preferredUnits(for:)` is heard.
+    static func watch(_ store: HKHealthStore, through backend: any HealthBackend) async {
         let key = ObjectIdentifier(store)
-        watches.withLock { watches in
-            guard watches[key] == nil else { return }
+        let (ready, isReady) = AsyncStream<Void>.makeStream()
+        let started = watches.withLock { watches in
+            guard watches[key] == nil else { return false }
             watches[key] = Task { [weak store] in
+                defer { isReady.finish() }
                 var last: [String: String]?
                 do {
                     // The first units are those at the start (or at a reconnect, which posts only if they changed).
                     for try await units in backend.preferredUnitUpdates() {
                         guard let store else { return }
                         if let last, last != units { post(for: store) }
+                        if last == nil { isReady.finish() }
                         last = units
                     }
                 } catch {
                     // Refused (a revoked app) or cancelled: the store hears nothing more, as its calls now fail.
                 }
             }
+            return true
+        }
+        guard started else { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await _ in ready {} }
+            group.addTask { try? await Task.sleep(for: .seconds(2)) }
+            await group.next()
+            group.cancelAll()
         }
     }
 
