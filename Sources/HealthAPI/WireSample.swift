@@ -238,7 +238,8 @@ package enum WireSample {
     private static func stored(_ wire: Sample, at pointer: String, parts: inout StoredParts) throws -> HKSample {
         func field(_ name: String, _ message: String) -> WireFieldError { WireFieldError("\(pointer)/\(name)", message) }
         guard let uuid = UUID(uuidString: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
-        let metadata = try wire.metadata.map { try storedMetadata($0.additionalProperties, at: pointer + "/metadata", units: &parts.units) }
+        let metadata = try wire.metadata.map { try self.metadata($0.additionalProperties, at: pointer + "/metadata") }
+            .map { values in try values.mapValues { try HKMetadataValue(any: $0) } }
         let device = try parts.device(of: wire, at: pointer)
         let revision = try parts.revision(of: wire, at: pointer)
         switch HKObjectType.type(forIdentifier: wire._type) {
@@ -467,28 +468,6 @@ package enum WireSample {
             throw WireFieldError(pointer, "\"\(text)\" is not major.minor.patch")
         }
         return OperatingSystemVersion(majorVersion: major, minorVersion: minor, patchVersion: patch)
-    }
-
-    /// A response's metadata as HealthKit's values, straight from the API's (quantities' units parsed once in `units`).
-    private static func storedMetadata(_ values: [String: Components.Schemas.MetadataValue], at pointer: String, units: inout [String: HKUnit])
-        throws -> [String: HKMetadataValue]
-    {
-        var result: [String: HKMetadataValue] = [:]
-        result.reserveCapacity(values.count)
-        for (key, value) in values {
-            switch value {
-            case .case1(let text): result[key] = .string(text)
-            // JSON has one kind of number; a whole one is an integer, as HKMetadataKeySyncVersion needs.
-            case .case2(let number): result[key] = number.rounded() == number && abs(number) < 9.0e15 ? .integer(Int(number)) : .double(number)
-            case .case3(let flag): result[key] = .bool(flag)
-            case .Quantity(let quantity):
-                let made = try self.quantity(quantity, at: "\(pointer)/\(key)", units: &units)
-                guard made.doubleValue.isFinite else { throw WireFieldError("\(pointer)/\(key)/value", "not a finite number") }
-                result[key] = .quantity(made)
-            case .MetadataDate(let date): result[key] = .date(date.date)
-            }
-        }
-        return result
     }
 
     /// Metadata as the API's values; nil when there is none.

@@ -50,7 +50,6 @@ struct PreferencesNotificationTests {
             let (scalePosts, scaleObserver) = Self.count(scale), (walkerPosts, walkerObserver) = Self.count(walker)
             defer { [scaleObserver, walkerObserver].forEach(NotificationCenter.default.removeObserver) }
             let messages = await MainActor.run { MessageCounter(scale) }
-            try await Task.sleep(for: .milliseconds(300))   // the daemon's stream is open and has sent the units as they are
 
             let person = try session.person()
             try person.setPreferredUnit(.inch(), for: height)   // asked by neither app

@@ -27,7 +27,6 @@ struct PreferencesNotificationFolderTests {
             NotificationCenter.default.removeObserver(observer)
             NotificationCenter.default.removeObserver(otherObserver)
         }
-        try await Task.sleep(for: .milliseconds(300))   // both watches have read the units as they are
         try HealthPerson(storeDirectory: folder).setPreferredUnit(.pound(), for: bodyMass)
         for _ in 0..<100 where posted.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(50)) }
         try await Task.sleep(for: .milliseconds(500))

@@ -93,8 +93,8 @@ package struct AuthorizationService: Sendable {
     /// ask again): what `preferredUnits(for:)` lets the app ask about.
     package func decidedTypes(app: String) throws -> Set<String> {
         try read { db in
-            Set(try AuthorizationRecord.filter(AuthorizationRecord.Columns.app == app).fetchAll(db)
-                .filter { $0.share != nil || $0.read != nil }.map(\.typeIdentifier))
+            Set(try String.fetchAll(db, sql: #"SELECT typeIdentifier FROM authorization WHERE app = ? AND ("share" IS NOT NULL OR "read" IS NOT NULL)"#,
+                                    arguments: [app]))
         }
     }
 

@@ -246,7 +246,9 @@ package struct EmbeddedBackend: HealthBackend {
             let updates = samples.changes.subscribe()
             var last = try Self.units(askedBy: app.bundleIdentifier, in: samples)
             continuation.yield(last)
-            for await _ in updates {
+            // A unit is never changed by a save or delete (changes with their types); it is by the person's commit,
+            // which the store's watch reports as "possibly anything", at most every 200 ms.
+            for await change in updates where change.types == nil {
                 let next = try Self.units(askedBy: app.bundleIdentifier, in: samples)
                 guard !Task.isCancelled else { break }
                 guard next != last else { continue }
