@@ -142,6 +142,26 @@ struct SampleAPITests {
         }
     }
 
+    /// The sample query's answer is written by hand; a request that route does not take (another media type, an
+    /// `Accept` without JSON, a query that does not decode) gets the generated route's refusal, word for word.
+    @Test func aSampleQueryTheHandRouteDoesNotTakeIsRefusedAsEveryOther() async throws {
+        try await DaemonHarness.with { daemon in
+            let token = try await daemon.connect("com.example.log", read: [steps])
+            let query = #"{"type":"\#(steps.identifier)"}"#
+            let fine = try await daemon.raw(.POST, "/v1/queries/samples", body: query, token: token)
+            #expect(fine.status == 200 && fine.header("content-type") == "application/json; charset=utf-8" && fine.body == #"{"samples":[]}"#)
+            let text = try await daemon.raw(.POST, "/v1/queries/samples", body: query, token: token, headers: [("content-type", "text/plain")])
+            #expect(text.status == 415 && text.header("content-type") == "application/problem+json", "\(text.status) \(text.body)")
+            let xml = try await daemon.raw(.POST, "/v1/queries/samples", body: query, token: token,
+                                           headers: [("content-type", "application/json"), ("accept", "application/xml")])
+            #expect(xml.status == 406 && xml.header("content-type") == "application/problem+json", "\(xml.status) \(xml.body)")
+            let unknown = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"\#(steps.identifier)","colour":"red"}"#, token: token)
+            #expect(unknown.status == 400 && unknown.json["field"] as? String == "/colour", "\(unknown.body)")
+            let date = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"\#(steps.identifier)","startDate":"yesterday"}"#, token: token)
+            #expect(date.status == 400 && date.json["field"] as? String == "/startDate", "\(date.body)")
+        }
+    }
+
     /// One bad sample in a batch: 400 naming it, and none of the batch is stored.
     @Test func aBatchIsSavedWholeOrNotAtAll() async throws {
         try await DaemonHarness.with { daemon in

@@ -232,8 +232,14 @@ struct HealthAPIService: APIProtocol {
 
     // MARK: - Queries
 
+    /// The generated route's answer; the daemon answers this operation by hand (``SampleListRoute``), with the same list.
     func querySamples(_ input: Operations.QuerySamples.Input) async throws -> Operations.QuerySamples.Output {
         let query = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        return .ok(.init(body: .json(try await sampleList(query))))
+    }
+
+    /// The samples an `HKSampleQuery` asks for, as the list the API sends.
+    func sampleList(_ query: Components.Schemas.SampleQuery) async throws -> Components.Schemas.SampleList {
         guard let type = HKObjectType.type(forIdentifier: query._type) as? HKSampleType else {
             throw Self.unknownType(query._type, at: "/type")
         }
@@ -241,7 +247,7 @@ struct HealthAPIService: APIProtocol {
         return try await logged("query", attempted: [type.identifier: 0]) { store in
             let samples = try await samples(query, of: type, in: store)
             let list = WireSample.list(samples)
-            return (.ok(.init(body: .json(.init(samples: list.samples, sources: list.sources, devices: list.devices)))), [type.identifier: samples.count])
+            return (.init(samples: list.samples, sources: list.sources, devices: list.devices), [type.identifier: samples.count])
         }
     }
 

@@ -158,7 +158,7 @@ public struct HealthDaemon: Sendable {
         let api = HealthAPIService(registrations: registrations, stores: AppStores(database: database), recorder: recorder,
                                    deliveries: deliveries, callbackHosts: configuration.callbackHosts)
         // A fixed, valid URL: the API is served from the root.
-        try! api.registerHandlers(on: router, serverURL: URL(string: "/")!,
+        try! api.registerHandlers(on: HandAnsweredRoutes(base: router, service: api), serverURL: URL(string: "/")!,
                                   configuration: .init(dateTranscoder: ExactDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]))
         return router
     }

@@ -1,0 +1,407 @@
+package import Foundation
+
+/// The JSON of a `SampleList` (`POST /v1/queries/samples`), written and read by hand: the same text the API document
+/// specifies and the generated code writes and reads, at a fraction of the cost. A sample query is the call apps make
+/// most, and with `JSONEncoder`, `JSONDecoder` and the generated `Codable` code, coding a hundred samples took most of a
+/// remote query's time on both sides (BENCHMARKS.md).
+///
+/// The fields every sample has (its UUID, type, dates, quantity or value, metadata, source, device, count) go by hand;
+/// the rare compound ones (a workout's fields, a correlation's samples, a series summary, a clinical record, a CDA
+/// document, an electrocardiogram) go through the generated `Codable` code, their text spliced in or cut out, so nothing
+/// the document allows is left out. Reading is as strict as the generated decoder: a field the document does not allow,
+/// a value of the wrong kind or a missing required field is a ``WireFieldError`` naming the field.
+package enum SampleListJSON {
+    package typealias SampleList = Components.Schemas.SampleList
+    typealias Sample = Components.Schemas.Sample
+
+    // MARK: - Writing
+
+    /// The list as JSON text (keys sorted, as the daemon's generated encoder writes them).
+    package static func encode(_ list: SampleList) throws -> [UInt8] {
+        var writer = JSONWriter(capacity: 64 + list.samples.count * 260)
+        var parts = Parts()
+        writer.raw("{")
+        if let devices = list.devices {
+            writer.key("devices")
+            writer.raw("[")
+            for (index, device) in devices.enumerated() {
+                if index > 0 { writer.comma() }
+                write(device, to: &writer)
+            }
+            writer.raw("],")
+        }
+        writer.key("samples")
+        writer.raw("[")
+        for (index, sample) in list.samples.enumerated() {
+            if index > 0 { writer.comma() }
+            try write(sample, to: &writer, parts: &parts)
+        }
+        writer.raw("]")
+        if let sources = list.sources {
+            writer.raw(",")
+            writer.key("sources")
+            writer.raw("[")
+            for (index, source) in sources.enumerated() {
+                if index > 0 { writer.comma() }
+                write(source, to: &writer)
+            }
+            writer.raw("]")
+        }
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// What the samples of one list share while written: the date writer, the encoder for compound fields.
+    private struct Parts {
+        let dates = ExactDateTranscoder()
+        lazy var encoder: JSONEncoder = {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let dates = dates
+            encoder.dateEncodingStrategy = .custom { date, encoder in
+                var container = encoder.singleValueContainer()
+                try container.encode(try dates.encode(date))
+            }
+            return encoder
+        }()
+
+        mutating func date(_ date: Date, to writer: inout JSONWriter) throws {
+            writer.string(try dates.encode(date))
+        }
+
+        /// A compound field through its generated `Encodable` code.
+        mutating func encoded(_ value: some Encodable, to writer: inout JSONWriter) throws {
+            writer.raw(try encoder.encode(value))
+        }
+    }
+
+    private static func write(_ sample: Sample, to writer: inout JSONWriter, parts: inout Parts) throws {
+        // In key order, as the generated encoder with sorted keys writes them.
+        writer.raw("{")
+        if let clinical = sample.clinical { writer.key("clinical"); try parts.encoded(clinical, to: &writer); writer.comma() }
+        if let count = sample.count { writer.key("count"); writer.integer(count); writer.comma() }
+        if let device = sample.device { writer.key("device"); write(device, to: &writer); writer.comma() }
+        if let index = sample.deviceIndex { writer.key("deviceIndex"); writer.integer(index); writer.comma() }
+        if let document = sample.document { writer.key("document"); try parts.encoded(document, to: &writer); writer.comma() }
+        if let ecg = sample.electrocardiogram { writer.key("electrocardiogram"); try parts.encoded(ecg, to: &writer); writer.comma() }
+        writer.key("endDate")
+        try parts.date(sample.endDate, to: &writer)
+        if let metadata = sample.metadata?.additionalProperties {
+            writer.comma()
+            writer.key("metadata")
+            writer.raw("{")
+            for (index, key) in metadata.keys.sorted().enumerated() {
+                if index > 0 { writer.comma() }
+                writer.string(key)
+                writer.raw(":")
+                switch metadata[key]! {
+                case .case1(let text): writer.string(text)
+                case .case2(let number): try writer.number(number)
+                case .case3(let flag): writer.bool(flag)
+                case .Quantity(let quantity): try write(quantity, to: &writer)
+                case .MetadataDate(let date): writer.raw("{"); writer.key("date"); try parts.date(date.date, to: &writer); writer.raw("}")
+                }
+            }
+            writer.raw("}")
+        }
+        if let objects = sample.objects { writer.comma(); writer.key("objects"); try parts.encoded(objects, to: &writer) }
+        if let quantity = sample.quantity { writer.comma(); writer.key("quantity"); try write(quantity, to: &writer) }
+        if let series = sample.series { writer.comma(); writer.key("series"); try parts.encoded(series, to: &writer) }
+        if let source = sample.source { writer.comma(); writer.key("source"); write(source, to: &writer) }
+        if let index = sample.sourceIndex { writer.comma(); writer.key("sourceIndex"); writer.integer(index) }
+        writer.comma()
+        writer.key("startDate")
+        try parts.date(sample.startDate, to: &writer)
+        writer.comma()
+        writer.key("type")
+        writer.string(sample._type)
+        writer.comma()
+        writer.key("uuid")
+        writer.string(sample.uuid)
+        if let value = sample.value { writer.comma(); writer.key("value"); writer.integer(value) }
+        if let workout = sample.workout { writer.comma(); writer.key("workout"); try parts.encoded(workout, to: &writer) }
+        writer.raw("}")
+    }
+
+    private static func write(_ quantity: Components.Schemas.Quantity, to writer: inout JSONWriter) throws {
+        writer.raw("{")
+        writer.key("unit")
+        writer.string(quantity.unit)
+        writer.comma()
+        writer.key("value")
+        try writer.number(quantity.value)
+        writer.raw("}")
+    }
+
+    private static func write(_ device: Components.Schemas.Device, to writer: inout JSONWriter) {
+        var first = true
+        func field(_ key: StaticString, _ value: String?, _ writer: inout JSONWriter) {
+            guard let value else { return }
+            if !first { writer.comma() }
+            first = false
+            writer.key(key)
+            writer.string(value)
+        }
+        writer.raw("{")
+        field("firmwareVersion", device.firmwareVersion, &writer)
+        field("hardwareVersion", device.hardwareVersion, &writer)
+        field("localIdentifier", device.localIdentifier, &writer)
+        field("manufacturer", device.manufacturer, &writer)
+        field("model", device.model, &writer)
+        field("name", device.name, &writer)
+        field("softwareVersion", device.softwareVersion, &writer)
+        field("udiDeviceIdentifier", device.udiDeviceIdentifier, &writer)
+        writer.raw("}")
+    }
+
+    private static func write(_ source: Components.Schemas.Source, to writer: inout JSONWriter) {
+        writer.raw("{")
+        writer.key("bundleIdentifier")
+        writer.string(source.bundleIdentifier)
+        writer.comma()
+        writer.key("name")
+        writer.string(source.name)
+        if let version = source.operatingSystemVersion { writer.comma(); writer.key("operatingSystemVersion"); writer.string(version) }
+        if let productType = source.productType { writer.comma(); writer.key("productType"); writer.string(productType) }
+        if let version = source.version { writer.comma(); writer.key("version"); writer.string(version) }
+        writer.raw("}")
+    }
+
+    // MARK: - Reading
+
+    /// The list the JSON text describes. A text that is not JSON, or not a `SampleList` as the API document describes
+    /// one, is a ``WireFieldError`` naming the field (the JSON pointer; empty for the whole text).
+    package static func decode(_ bytes: [UInt8]) throws -> SampleList {
+        var reader = JSONReader(bytes)
+        var decoding = Decoding()
+        var samples: [Sample]?, sources: [Components.Schemas.Source]?, devices: [Components.Schemas.Device]?
+        try within("") {
+            try reader.object { reader, key in
+                switch key {
+                case "samples":
+                    var read: [Sample] = []
+                    try within("/samples") {
+                        try reader.array { reader, index in read.append(try sample(&reader, at: "/samples/\(index)", decoding: &decoding)) }
+                    }
+                    samples = read
+                case "sources":
+                    if reader.null() { return }
+                    var read: [Components.Schemas.Source] = []
+                    try within("/sources") {
+                        try reader.array { reader, index in read.append(try source(&reader, at: "/sources/\(index)")) }
+                    }
+                    sources = read
+                case "devices":
+                    if reader.null() { return }
+                    var read: [Components.Schemas.Device] = []
+                    try within("/devices") {
+                        try reader.array { reader, index in read.append(try device(&reader, at: "/devices/\(index)")) }
+                    }
+                    devices = read
+                default:
+                    try within("/" + key) { try reader.skipValue() }
+                }
+            }
+            try reader.end()
+        }
+        guard let samples else { throw WireFieldError("/samples", "is required") }
+        return SampleList(samples: samples, sources: sources, devices: devices)
+    }
+
+    /// What reading one list needs more than once: the decoder of compound fields, the dates' reader.
+    private struct Decoding {
+        let dates = ExactDateTranscoder()
+        lazy var decoder: JSONDecoder = {
+            let decoder = JSONDecoder()
+            let dates = dates
+            decoder.dateDecodingStrategy = .custom { decoder in
+                try dates.decode(try decoder.singleValueContainer().decode(String.self))
+            }
+            return decoder
+        }()
+
+        mutating func decoded<Value: Decodable>(_ type: Value.Type, _ reader: inout JSONReader, at pointer: String) throws -> Value {
+            let text = try reader.skipValue()
+            do {
+                return try decoder.decode(type, from: Data(text))
+            } catch let error as DecodingError {
+                throw SampleListJSON.error(error, at: pointer)
+            }
+        }
+
+        func date(_ reader: inout JSONReader, at pointer: String) throws -> Date {
+            let text = try reader.string()
+            do { return try dates.decode(text) } catch { throw WireFieldError(pointer, "\"\(text)\" is not an RFC 3339 date-time") }
+        }
+    }
+
+    private static func sample(_ reader: inout JSONReader, at pointer: String, decoding: inout Decoding) throws -> Sample {
+        var uuid: String?, type: String?, start: Date?, end: Date?
+        var sample = Sample(uuid: "", _type: "", startDate: .distantPast, endDate: .distantPast)
+        try reader.object { reader, key in
+            let at = pointer + "/" + key
+            try within(at) {
+                if key != "uuid", key != "type", key != "startDate", key != "endDate", reader.null() { return }
+                switch key {
+                case "uuid": uuid = try reader.string()
+                case "type": type = try reader.string()
+                case "startDate": start = try decoding.date(&reader, at: at)
+                case "endDate": end = try decoding.date(&reader, at: at)
+                case "quantity": sample.quantity = try quantity(&reader, at: at)
+                case "value": sample.value = try reader.integer()
+                case "metadata": sample.metadata = .init(additionalProperties: try metadata(&reader, at: at, decoding: &decoding))
+                case "source": sample.source = try source(&reader, at: at)
+                case "device": sample.device = try device(&reader, at: at)
+                // Their ranges are the reader's to check (an index within the list), as with the generated code.
+                case "sourceIndex": sample.sourceIndex = try reader.integer()
+                case "deviceIndex": sample.deviceIndex = try reader.integer()
+                case "count": sample.count = try reader.integer()
+                case "series": sample.series = try decoding.decoded(Components.Schemas.SeriesSummary.self, &reader, at: at)
+                case "workout": sample.workout = try decoding.decoded(Components.Schemas.Workout.self, &reader, at: at)
+                case "objects": sample.objects = try decoding.decoded([Components.Schemas.CorrelationMember].self, &reader, at: at)
+                case "clinical": sample.clinical = try decoding.decoded(Components.Schemas.ClinicalRecord.self, &reader, at: at)
+                case "electrocardiogram": sample.electrocardiogram = try decoding.decoded(Components.Schemas.Electrocardiogram.self, &reader, at: at)
+                case "document": sample.document = try decoding.decoded(Components.Schemas.CDADocument.self, &reader, at: at)
+                default: throw WireFieldError(at, "is not a field of a sample")
+                }
+            }
+        }
+        guard let uuid else { throw WireFieldError(pointer + "/uuid", "is required") }
+        guard let type else { throw WireFieldError(pointer + "/type", "is required") }
+        guard let start else { throw WireFieldError(pointer + "/startDate", "is required") }
+        guard let end else { throw WireFieldError(pointer + "/endDate", "is required") }
+        sample.uuid = uuid
+        sample._type = type
+        sample.startDate = start
+        sample.endDate = end
+        return sample
+    }
+
+    private static func quantity(_ reader: inout JSONReader, at pointer: String) throws -> Components.Schemas.Quantity {
+        var value: Double?, unit: String?
+        try reader.object { reader, key in
+            try within(pointer + "/" + key) {
+                switch key {
+                case "value": value = try reader.double()
+                case "unit": unit = try reader.string()
+                default: throw WireFieldError(pointer + "/" + key, "is not a field of a quantity")
+                }
+            }
+        }
+        guard let value else { throw WireFieldError(pointer + "/value", "is required") }
+        guard let unit else { throw WireFieldError(pointer + "/unit", "is required") }
+        return .init(value: value, unit: unit)
+    }
+
+    private static func metadata(_ reader: inout JSONReader, at pointer: String, decoding: inout Decoding)
+        throws -> [String: Components.Schemas.MetadataValue]
+    {
+        var values: [String: Components.Schemas.MetadataValue] = [:]
+        try reader.object { reader, key in
+            let at = pointer + "/" + JSONPointerEscape.token(key)
+            try within(at) {
+                switch try reader.kind() {
+                case .string: values[key] = .case1(try reader.string())
+                case .number: values[key] = .case2(try reader.double())
+                case .bool: values[key] = .case3(try reader.bool())
+                case .object:
+                    // A quantity ({value, unit}) or a date ({date}), as the document's oneOf tells them apart.
+                    var value: Double?, unit: String?, date: Date?, other: String?
+                    try reader.object { reader, member in
+                        switch member {
+                        case "value": value = try reader.double()
+                        case "unit": unit = try reader.string()
+                        case "date": date = try decoding.date(&reader, at: at + "/date")
+                        default: other = member; try reader.skipValue()
+                        }
+                    }
+                    if let value, let unit, date == nil, other == nil {
+                        values[key] = .Quantity(.init(value: value, unit: unit))
+                    } else if let date, value == nil, unit == nil, other == nil {
+                        values[key] = .MetadataDate(.init(date: date))
+                    } else {
+                        throw WireFieldError(at, "a metadata value is a string, a number, a boolean, a quantity ({value, unit}) or a date ({date})")
+                    }
+                case .array, .null:
+                    throw WireFieldError(at, "a metadata value is a string, a number, a boolean, a quantity ({value, unit}) or a date ({date})")
+                }
+            }
+        }
+        return values
+    }
+
+    private static func source(_ reader: inout JSONReader, at pointer: String) throws -> Components.Schemas.Source {
+        var name: String?, bundle: String?
+        var source = Components.Schemas.Source(name: "", bundleIdentifier: "")
+        try reader.object { reader, key in
+            try within(pointer + "/" + key) {
+                if reader.null() { return }
+                switch key {
+                case "name": name = try reader.string()
+                case "bundleIdentifier": bundle = try reader.string()
+                case "version": source.version = try reader.string()
+                case "productType": source.productType = try reader.string()
+                case "operatingSystemVersion": source.operatingSystemVersion = try reader.string()
+                default: try reader.skipValue()   // the document allows a source more fields
+                }
+            }
+        }
+        guard let name else { throw WireFieldError(pointer + "/name", "is required") }
+        guard let bundle else { throw WireFieldError(pointer + "/bundleIdentifier", "is required") }
+        source.name = name
+        source.bundleIdentifier = bundle
+        return source
+    }
+
+    private static func device(_ reader: inout JSONReader, at pointer: String) throws -> Components.Schemas.Device {
+        var device = Components.Schemas.Device()
+        try reader.object { reader, key in
+            try within(pointer + "/" + key) {
+                if reader.null() { return }
+                let value = try reader.string()
+                switch key {
+                case "name": device.name = value
+                case "manufacturer": device.manufacturer = value
+                case "model": device.model = value
+                case "hardwareVersion": device.hardwareVersion = value
+                case "firmwareVersion": device.firmwareVersion = value
+                case "softwareVersion": device.softwareVersion = value
+                case "localIdentifier": device.localIdentifier = value
+                case "udiDeviceIdentifier": device.udiDeviceIdentifier = value
+                default: throw WireFieldError(pointer + "/" + key, "is not a field of a device")
+                }
+            }
+        }
+        return device
+    }
+
+    // MARK: - Errors
+
+    /// Runs `work`, turning the reader's complaint into a ``WireFieldError`` at `pointer` (an inner one, nearer the
+    /// fault, passes through).
+    private static func within<T>(_ pointer: String, _ work: () throws -> T) throws -> T {
+        do {
+            return try work()
+        } catch let error as JSONReader.Malformed {
+            throw WireFieldError(pointer, "\(error.message) (byte \(error.offset))")
+        }
+    }
+
+    /// A compound field the generated decoder refused, as an error naming the field inside it.
+    private static func error(_ error: DecodingError, at pointer: String) -> WireFieldError {
+        let (path, reason): ([any CodingKey], String) = switch error {
+        case .keyNotFound(let key, let context): (context.codingPath + [key], "is required")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): (context.codingPath, context.debugDescription)
+        @unknown default: ([], "\(error)")
+        }
+        let inner = path.map { "/" + JSONPointerEscape.token($0.intValue.map(String.init) ?? $0.stringValue) }.joined()
+        return WireFieldError(pointer + inner, reason)
+    }
+}
+
+/// A key as one token of a JSON pointer (RFC 6901): `~` and `/` escaped.
+enum JSONPointerEscape {
+    static func token(_ key: String) -> String {
+        key.contains("~") || key.contains("/") ? key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") : key
+    }
+}

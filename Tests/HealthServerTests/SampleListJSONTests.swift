@@ -1,0 +1,137 @@
+import Foundation
+@testable import HealthAPI
+import OpenHealthKit
+import Testing
+
+/// The sample list's JSON written and read by hand (`SampleListJSON`), held against the generated `Codable` code it
+/// stands in for: each reads what the other writes, value for value, and the hand reader refuses what the generated
+/// one refuses, naming the field.
+@Suite("Sample lists coded by hand")
+struct SampleListJSONTests {
+    static let start = Date(timeIntervalSinceReferenceDate: 815_000_000.123_456_7)
+
+    /// Every kind of sample field: a quantity with every kind of metadata value (strings needing escapes among them),
+    /// a category sample, a series summary, a workout and a correlation (their fields spliced in from the generated
+    /// code), devices and sources in the list and carried by a sample.
+    static func list() -> Components.Schemas.SampleList {
+        let heart = HKQuantityType(.heartRate), perMinute = HKUnit.count().unitDivided(by: .minute())
+        let watch = HKDevice(name: "Watch \"Ultra\"\n", manufacturer: "Acme/Apple", model: "W\u{1}2", hardwareVersion: "2", firmwareVersion: nil,
+                             softwareVersion: "11.1", localIdentifier: "é😀\\", udiDeviceIdentifier: nil)
+        let revision = HKSourceRevision(source: HKSource(name: "Pulse ✓", bundleIdentifier: "com.example.pulse"), version: "3",
+                                        productType: "Watch7,1", operatingSystemVersion: .init(majorVersion: 11, minorVersion: 1, patchVersion: 0))
+        let metadata: [String: HKMetadataValue] = [
+            "HKHeartRateMotionContext": .integer(1), "ratio": .double(0.1), "tiny": .double(1e-300), "big": .double(-1.5e300),
+            "flag": .bool(true), "no": .bool(false), "text": .string("tab\there \"quoted\" \u{7f} \u{0} / end"), "HKWasUserEntered": .bool(false),
+            "when": .date(start.addingTimeInterval(0.000_1)), "dose": .quantity(HKQuantity(unit: .gramUnit(with: .milli), doubleValue: 2.5)),
+            "odd/key~": .string(""),
+        ]
+        let reading = HKQuantitySample.make(type: heart, quantity: HKQuantity(unit: perMinute, doubleValue: 61.3), start: start, end: start,
+                                            uuid: UUID(), metadata: metadata, sourceRevision: revision, device: watch)
+        let plain = HKQuantitySample.make(type: heart, quantity: HKQuantity(unit: perMinute, doubleValue: 60), start: start.addingTimeInterval(60),
+                                          end: start.addingTimeInterval(61), uuid: UUID(), metadata: nil, sourceRevision: revision, device: nil)
+        let sleep = HKCategorySample(type: HKCategoryType(.sleepAnalysis), value: 3, start: start, end: start.addingTimeInterval(3600))
+        let systolic = HKQuantitySample(type: HKQuantityType(.bloodPressureSystolic), quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: 120),
+                                        start: start, end: start)
+        let diastolic = HKQuantitySample(type: HKQuantityType(.bloodPressureDiastolic), quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: 80),
+                                         start: start, end: start)
+        let pressure = HKCorrelation(type: HKCorrelationType(.bloodPressure), start: start, end: start, objects: [systolic, diastolic])
+        let run = HKWorkout(activityType: .running, start: start, end: start.addingTimeInterval(1800))
+        var list = WireSample.list([reading, plain, sleep, pressure, run])
+        list.samples[1].count = 3
+        list.samples[1].series = .init(minimum: .init(value: 58, unit: "count/min"), maximum: .init(value: 63.5, unit: "count/min"),
+                                       mostRecent: .init(value: 60, unit: "count/min"), mostRecentStartDate: start, mostRecentEndDate: start.addingTimeInterval(1))
+        list.samples[2].source = .init(name: "Sleep", bundleIdentifier: "com.example.sleep", version: nil, productType: nil, operatingSystemVersion: nil)
+        list.samples[2].sourceIndex = nil
+        list.samples[2].device = .init(name: "Bed")
+        return .init(samples: list.samples, sources: list.sources, devices: list.devices)
+    }
+
+    static func generatedEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(try ExactDateTranscoder().encode(date))
+        }
+        return encoder
+    }
+
+    static func generatedDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in try ExactDateTranscoder().decode(try decoder.singleValueContainer().decode(String.self)) }
+        return decoder
+    }
+
+    @Test func theGeneratedCodeReadsWhatTheHandWrites() throws {
+        let list = Self.list()
+        let written = try SampleListJSON.encode(list)
+        #expect(try Self.generatedDecoder().decode(Components.Schemas.SampleList.self, from: Data(written)) == list)
+    }
+
+    @Test func theHandReadsWhatTheGeneratedCodeWrites() throws {
+        let list = Self.list()
+        let written = try Self.generatedEncoder().encode(list)
+        #expect(try SampleListJSON.decode(Array(written)) == list)
+        // And its own writing, which is the same JSON.
+        #expect(try SampleListJSON.decode(SampleListJSON.encode(list)) == list)
+    }
+
+    /// Whitespace, escaped keys and `null` for an absent field read as the generated decoder reads them.
+    @Test func anyValidSpellingReads() throws {
+        let text = """
+             { "sources" : null , "samples" : [ { "uuid" : "\(UUID())" , "t\\u0079pe" : "HKQuantityTypeIdentifierStepCount" ,
+              "startDate":"2026-11-24T10:00:00+01:00", "endDate" : "2026-11-24T09:01:00.5Z", "quantity": {"unit":"count","value":6E0},
+              "device": null, "metadata": {"k": "\\ud83d\\ude00\\/"} } ] }\n
+            """
+        let list = try SampleListJSON.decode(Array(text.utf8))
+        #expect(try Self.generatedDecoder().decode(Components.Schemas.SampleList.self, from: Data(text.utf8)) == list)
+        #expect(list.samples[0].metadata?.additionalProperties["k"] == .case1("😀/"))
+        #expect(list.samples[0].startDate == (try ExactDateTranscoder().decode("2026-11-24T09:00:00Z")))
+    }
+
+    /// What the generated decoder refuses, the hand reader refuses too, naming the field.
+    @Test(arguments: [
+        (#"{"samples":[{"uuid":"u","type":"t","startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:00:00Z","colour":1}]}"#, "/samples/0/colour"),
+        (#"{"samples":[{"type":"t","startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:00:00Z"}]}"#, "/samples/0/uuid"),
+        (#"{"samples":[{"uuid":"u","type":"t","startDate":"2026-11-24","endDate":"2026-11-24T10:00:00Z"}]}"#, "/samples/0/startDate"),
+        (#"{"samples":[{"uuid":"u","type":"t","startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:00:00Z","value":"3"}]}"#, "/samples/0/value"),
+        (#"{"samples":[{"uuid":"u","type":"t","startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:00:00Z","quantity":{"value":1}}]}"#, "/samples/0/quantity/unit"),
+        (#"{"samples":[{"uuid":"u","type":"t","startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:00:00Z","metadata":{"a/b":[1]}}]}"#, "/samples/0/metadata/a~1b"),
+        (#"{"samples":[{"uuid":"u","type":"t","startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:00:00Z","count":1.5}]}"#, "/samples/0/count"),
+        (#"{"samples":[{"uuid":"u","type":"t","startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:00:00Z","workout":{"duration":1}}]}"#, "/samples/0/workout/activityType"),
+        (#"{"samples":[],"devices":[{"name":"W","colour":"red"}]}"#, "/devices/0/colour"),
+        (#"{"samples":[],"sources":[{"name":"W"}]}"#, "/sources/0/bundleIdentifier"),
+        ("{\"samples\":[{\"uuid\":\"u\u{1}\"}]}", "/samples/0/uuid"),   // a control character not escaped
+        (#"{"samples":[]} x"#, ""),
+        (#"{"samples":[01]}"#, "/samples"),
+        (#"{"sources":[]}"#, "/samples"),
+    ])
+    func whatTheGeneratedCodeRefusesIsRefusedNamingTheField(text: String, field: String) throws {
+        #expect(throws: (any Error).self) { try Self.generatedDecoder().decode(Components.Schemas.SampleList.self, from: Data(text.utf8)) }
+        let error = try #require(throws: WireFieldError.self) { try SampleListJSON.decode(Array(text.utf8)) }
+        #expect(error.field == field, "\(error)")
+    }
+
+    /// Random strings of every kind of character, and random numbers, come back exactly.
+    @Test func randomTextAndNumbersComeBackExactly() throws {
+        var generator = SystemRandomNumberGenerator()
+        let characters: [Character] = ["a", "é", "\"", "\\", "/", "\n", "\u{0}", "\u{1f}", "\u{7f}", "😀", "\u{2028}", " ", "~", "\u{fffd}"]
+        for _ in 0..<200 {
+            let text = String((0..<Int.random(in: 0..<12, using: &generator)).map { _ in characters.randomElement(using: &generator)! })
+            let number = Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator))
+            let value = number.isFinite ? number : Double.random(in: -1e6...1e6, using: &generator)
+            let list = Components.Schemas.SampleList(samples: [.init(
+                uuid: text, _type: text, startDate: Self.start, endDate: Self.start, quantity: .init(value: value, unit: text),
+                metadata: .init(additionalProperties: [text: .case1(text), text + "n": .case2(value)]))])
+            #expect(try SampleListJSON.decode(SampleListJSON.encode(list)) == list)
+            #expect(try Self.generatedDecoder().decode(Components.Schemas.SampleList.self, from: Data(SampleListJSON.encode(list))) == list)
+        }
+    }
+
+    /// JSON has no text for infinity or NaN: writing one fails rather than send what no reader takes.
+    @Test func aNumberJSONCannotWriteIsAnError() {
+        let list = Components.Schemas.SampleList(samples: [.init(uuid: "u", _type: "t", startDate: Self.start, endDate: Self.start,
+                                                                 quantity: .init(value: .infinity, unit: "count"))])
+        #expect(throws: JSONWriter.NotFinite.self) { try SampleListJSON.encode(list) }
+    }
+}
