@@ -18,7 +18,7 @@ package struct ExactDateTranscoder: DateTranscoder {
         // with 17 significant digits, where that description has an exponent or a minus sign.
         var whole: Int, digits: Substring
         let shortest = seconds.description
-        if seconds >= 0, !shortest.contains("e"), let point = shortest.firstIndex(of: "."), let integer = Int(shortest[..<point]) {
+        if seconds >= 0, !shortest.utf8.contains(UInt8(ascii: "e")), let point = shortest.firstIndex(of: "."), let integer = Int(shortest[..<point]) {
             whole = integer
             digits = shortest[shortest.index(after: point)...]
         } else {

@@ -175,37 +175,66 @@ package enum SampleListJSON {
         var reader = JSONReader(bytes)
         var decoding = Decoding()
         var samples: [Sample]?, sources: [Components.Schemas.Source]?, devices: [Components.Schemas.Device]?
-        try within("") {
-            try reader.object { reader, key in
-                switch key {
-                case "samples":
-                    var read: [Sample] = []
-                    try within("/samples") {
-                        try reader.array { reader, index in read.append(try sample(&reader, at: "/samples/\(index)", decoding: &decoding)) }
+        do {
+            try within(nil) {
+                try reader.object { reader, key in
+                    try within(key) {
+                        switch key {
+                        case "samples":
+                            var read: [Sample] = []
+                            try reader.array { reader, index in read.append(try within(String(index)) { try sample(&reader, decoding: &decoding) }) }
+                            samples = read
+                        case "sources":
+                            if reader.null() { return }
+                            var read: [Components.Schemas.Source] = []
+                            try reader.array { reader, index in read.append(try within(String(index)) { try source(&reader) }) }
+                            sources = read
+                        case "devices":
+                            if reader.null() { return }
+                            var read: [Components.Schemas.Device] = []
+                            try reader.array { reader, index in read.append(try within(String(index)) { try device(&reader) }) }
+                            devices = read
+                        default:
+                            try reader.skipValue()
+                        }
                     }
-                    samples = read
-                case "sources":
-                    if reader.null() { return }
-                    var read: [Components.Schemas.Source] = []
-                    try within("/sources") {
-                        try reader.array { reader, index in read.append(try source(&reader, at: "/sources/\(index)")) }
-                    }
-                    sources = read
-                case "devices":
-                    if reader.null() { return }
-                    var read: [Components.Schemas.Device] = []
-                    try within("/devices") {
-                        try reader.array { reader, index in read.append(try device(&reader, at: "/devices/\(index)")) }
-                    }
-                    devices = read
-                default:
-                    try within("/" + key) { try reader.skipValue() }
                 }
+                try reader.end()
             }
-            try reader.end()
+        } catch let error as Misread {
+            throw WireFieldError(error.path.map { "/" + JSONPointerEscape.token($0) }.joined(), error.message)
         }
         guard let samples else { throw WireFieldError("/samples", "is required") }
         return SampleList(samples: samples, sources: sources, devices: devices)
+    }
+
+    /// A value read wrongly: where, from the value being read (named from the inside out as the reading unwinds), and why.
+    private struct Misread: Error {
+        var path: [String]
+        let message: String
+
+        init(_ path: [String], _ message: String) {
+            self.path = path
+            self.message = message
+        }
+
+        /// At the value being read.
+        init(_ message: String) {
+            self.init([], message)
+        }
+    }
+
+    /// Runs `work`, which reads the member or element `component` (nil: the whole text); what goes wrong in it is placed
+    /// under that name. Names are made only for errors, never on the way through.
+    private static func within<T>(_ component: @autoclosure () -> String?, _ work: () throws -> T) throws -> T {
+        do {
+            return try work()
+        } catch var error as Misread {
+            if let component = component() { error.path.insert(component, at: 0) }
+            throw error
+        } catch let error as JSONReader.Malformed {
+            throw Misread(component().map { [$0] } ?? [], "\(error.message) (byte \(error.offset))")
+        }
     }
 
     /// What reading one list needs more than once: the decoder of compound fields, the dates' reader.
@@ -220,56 +249,64 @@ package enum SampleListJSON {
             return decoder
         }()
 
-        mutating func decoded<Value: Decodable>(_ type: Value.Type, _ reader: inout JSONReader, at pointer: String) throws -> Value {
+        /// A compound field through its generated `Decodable` code.
+        mutating func decoded<Value: Decodable>(_ type: Value.Type, _ reader: inout JSONReader) throws -> Value {
             let text = try reader.skipValue()
             do {
                 return try decoder.decode(type, from: Data(text))
             } catch let error as DecodingError {
-                throw SampleListJSON.error(error, at: pointer)
+                let (path, reason): ([any CodingKey], String) = switch error {
+                case .keyNotFound(let key, let context): (context.codingPath + [key], "is required")
+                case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): (context.codingPath, context.debugDescription)
+                @unknown default: ([], "\(error)")
+                }
+                throw Misread(path.map { $0.intValue.map(String.init) ?? $0.stringValue }, reason)
             }
         }
 
-        func date(_ reader: inout JSONReader, at pointer: String) throws -> Date {
+        func date(_ reader: inout JSONReader) throws -> Date {
             let text = try reader.string()
-            do { return try dates.decode(text) } catch { throw WireFieldError(pointer, "\"\(text)\" is not an RFC 3339 date-time") }
+            do { return try dates.decode(text) } catch { throw Misread("\"\(text)\" is not an RFC 3339 date-time") }
         }
     }
 
-    private static func sample(_ reader: inout JSONReader, at pointer: String, decoding: inout Decoding) throws -> Sample {
+    private static func sample(_ reader: inout JSONReader, decoding: inout Decoding) throws -> Sample {
         var uuid: String?, type: String?, start: Date?, end: Date?
         var sample = Sample(uuid: "", _type: "", startDate: .distantPast, endDate: .distantPast)
         try reader.object { reader, key in
-            let at = pointer + "/" + key
-            try within(at) {
-                if key != "uuid", key != "type", key != "startDate", key != "endDate", reader.null() { return }
+            try within(key) {
                 switch key {
                 case "uuid": uuid = try reader.string()
                 case "type": type = try reader.string()
-                case "startDate": start = try decoding.date(&reader, at: at)
-                case "endDate": end = try decoding.date(&reader, at: at)
-                case "quantity": sample.quantity = try quantity(&reader, at: at)
-                case "value": sample.value = try reader.integer()
-                case "metadata": sample.metadata = .init(additionalProperties: try metadata(&reader, at: at, decoding: &decoding))
-                case "source": sample.source = try source(&reader, at: at)
-                case "device": sample.device = try device(&reader, at: at)
-                // Their ranges are the reader's to check (an index within the list), as with the generated code.
-                case "sourceIndex": sample.sourceIndex = try reader.integer()
-                case "deviceIndex": sample.deviceIndex = try reader.integer()
-                case "count": sample.count = try reader.integer()
-                case "series": sample.series = try decoding.decoded(Components.Schemas.SeriesSummary.self, &reader, at: at)
-                case "workout": sample.workout = try decoding.decoded(Components.Schemas.Workout.self, &reader, at: at)
-                case "objects": sample.objects = try decoding.decoded([Components.Schemas.CorrelationMember].self, &reader, at: at)
-                case "clinical": sample.clinical = try decoding.decoded(Components.Schemas.ClinicalRecord.self, &reader, at: at)
-                case "electrocardiogram": sample.electrocardiogram = try decoding.decoded(Components.Schemas.Electrocardiogram.self, &reader, at: at)
-                case "document": sample.document = try decoding.decoded(Components.Schemas.CDADocument.self, &reader, at: at)
-                default: throw WireFieldError(at, "is not a field of a sample")
+                case "startDate": start = try decoding.date(&reader)
+                case "endDate": end = try decoding.date(&reader)
+                default:
+                    if reader.null() { return }
+                    switch key {
+                    case "quantity": sample.quantity = try quantity(&reader)
+                    case "value": sample.value = try reader.integer()
+                    case "metadata": sample.metadata = .init(additionalProperties: try metadata(&reader, decoding: &decoding))
+                    case "source": sample.source = try source(&reader)
+                    case "device": sample.device = try device(&reader)
+                    // Their ranges are the reader's to check (an index within the list), as with the generated code.
+                    case "sourceIndex": sample.sourceIndex = try reader.integer()
+                    case "deviceIndex": sample.deviceIndex = try reader.integer()
+                    case "count": sample.count = try reader.integer()
+                    case "series": sample.series = try decoding.decoded(Components.Schemas.SeriesSummary.self, &reader)
+                    case "workout": sample.workout = try decoding.decoded(Components.Schemas.Workout.self, &reader)
+                    case "objects": sample.objects = try decoding.decoded([Components.Schemas.CorrelationMember].self, &reader)
+                    case "clinical": sample.clinical = try decoding.decoded(Components.Schemas.ClinicalRecord.self, &reader)
+                    case "electrocardiogram": sample.electrocardiogram = try decoding.decoded(Components.Schemas.Electrocardiogram.self, &reader)
+                    case "document": sample.document = try decoding.decoded(Components.Schemas.CDADocument.self, &reader)
+                    default: throw Misread("is not a field of a sample")
+                    }
                 }
             }
         }
-        guard let uuid else { throw WireFieldError(pointer + "/uuid", "is required") }
-        guard let type else { throw WireFieldError(pointer + "/type", "is required") }
-        guard let start else { throw WireFieldError(pointer + "/startDate", "is required") }
-        guard let end else { throw WireFieldError(pointer + "/endDate", "is required") }
+        guard let uuid else { throw Misread(["uuid"], "is required") }
+        guard let type else { throw Misread(["type"], "is required") }
+        guard let start else { throw Misread(["startDate"], "is required") }
+        guard let end else { throw Misread(["endDate"], "is required") }
         sample.uuid = uuid
         sample._type = type
         sample.startDate = start
@@ -277,64 +314,63 @@ package enum SampleListJSON {
         return sample
     }
 
-    private static func quantity(_ reader: inout JSONReader, at pointer: String) throws -> Components.Schemas.Quantity {
+    private static func quantity(_ reader: inout JSONReader) throws -> Components.Schemas.Quantity {
         var value: Double?, unit: String?
         try reader.object { reader, key in
-            try within(pointer + "/" + key) {
+            try within(key) {
                 switch key {
                 case "value": value = try reader.double()
                 case "unit": unit = try reader.string()
-                default: throw WireFieldError(pointer + "/" + key, "is not a field of a quantity")
+                default: throw Misread("is not a field of a quantity")
                 }
             }
         }
-        guard let value else { throw WireFieldError(pointer + "/value", "is required") }
-        guard let unit else { throw WireFieldError(pointer + "/unit", "is required") }
+        guard let value else { throw Misread(["value"], "is required") }
+        guard let unit else { throw Misread(["unit"], "is required") }
         return .init(value: value, unit: unit)
     }
 
-    private static func metadata(_ reader: inout JSONReader, at pointer: String, decoding: inout Decoding)
-        throws -> [String: Components.Schemas.MetadataValue]
-    {
+    private static func metadata(_ reader: inout JSONReader, decoding: inout Decoding) throws -> [String: Components.Schemas.MetadataValue] {
         var values: [String: Components.Schemas.MetadataValue] = [:]
         try reader.object { reader, key in
-            let at = pointer + "/" + JSONPointerEscape.token(key)
-            try within(at) {
+            try within(key) {
                 switch try reader.kind() {
                 case .string: values[key] = .case1(try reader.string())
                 case .number: values[key] = .case2(try reader.double())
                 case .bool: values[key] = .case3(try reader.bool())
                 case .object:
                     // A quantity ({value, unit}) or a date ({date}), as the document's oneOf tells them apart.
-                    var value: Double?, unit: String?, date: Date?, other: String?
+                    var value: Double?, unit: String?, date: Date?, other = false
                     try reader.object { reader, member in
-                        switch member {
-                        case "value": value = try reader.double()
-                        case "unit": unit = try reader.string()
-                        case "date": date = try decoding.date(&reader, at: at + "/date")
-                        default: other = member; try reader.skipValue()
+                        try within(member) {
+                            switch member {
+                            case "value": value = try reader.double()
+                            case "unit": unit = try reader.string()
+                            case "date": date = try decoding.date(&reader)
+                            default: other = true; try reader.skipValue()
+                            }
                         }
                     }
-                    if let value, let unit, date == nil, other == nil {
+                    if let value, let unit, date == nil, !other {
                         values[key] = .Quantity(.init(value: value, unit: unit))
-                    } else if let date, value == nil, unit == nil, other == nil {
+                    } else if let date, value == nil, unit == nil, !other {
                         values[key] = .MetadataDate(.init(date: date))
                     } else {
-                        throw WireFieldError(at, "a metadata value is a string, a number, a boolean, a quantity ({value, unit}) or a date ({date})")
+                        throw Misread("a metadata value is a string, a number, a boolean, a quantity ({value, unit}) or a date ({date})")
                     }
                 case .array, .null:
-                    throw WireFieldError(at, "a metadata value is a string, a number, a boolean, a quantity ({value, unit}) or a date ({date})")
+                    throw Misread("a metadata value is a string, a number, a boolean, a quantity ({value, unit}) or a date ({date})")
                 }
             }
         }
         return values
     }
 
-    private static func source(_ reader: inout JSONReader, at pointer: String) throws -> Components.Schemas.Source {
+    private static func source(_ reader: inout JSONReader) throws -> Components.Schemas.Source {
         var name: String?, bundle: String?
         var source = Components.Schemas.Source(name: "", bundleIdentifier: "")
         try reader.object { reader, key in
-            try within(pointer + "/" + key) {
+            try within(key) {
                 if reader.null() { return }
                 switch key {
                 case "name": name = try reader.string()
@@ -346,17 +382,17 @@ package enum SampleListJSON {
                 }
             }
         }
-        guard let name else { throw WireFieldError(pointer + "/name", "is required") }
-        guard let bundle else { throw WireFieldError(pointer + "/bundleIdentifier", "is required") }
+        guard let name else { throw Misread(["name"], "is required") }
+        guard let bundle else { throw Misread(["bundleIdentifier"], "is required") }
         source.name = name
         source.bundleIdentifier = bundle
         return source
     }
 
-    private static func device(_ reader: inout JSONReader, at pointer: String) throws -> Components.Schemas.Device {
+    private static func device(_ reader: inout JSONReader) throws -> Components.Schemas.Device {
         var device = Components.Schemas.Device()
         try reader.object { reader, key in
-            try within(pointer + "/" + key) {
+            try within(key) {
                 if reader.null() { return }
                 let value = try reader.string()
                 switch key {
@@ -368,34 +404,11 @@ package enum SampleListJSON {
                 case "softwareVersion": device.softwareVersion = value
                 case "localIdentifier": device.localIdentifier = value
                 case "udiDeviceIdentifier": device.udiDeviceIdentifier = value
-                default: throw WireFieldError(pointer + "/" + key, "is not a field of a device")
+                default: throw Misread("is not a field of a device")
                 }
             }
         }
         return device
-    }
-
-    // MARK: - Errors
-
-    /// Runs `work`, turning the reader's complaint into a ``WireFieldError`` at `pointer` (an inner one, nearer the
-    /// fault, passes through).
-    private static func within<T>(_ pointer: String, _ work: () throws -> T) throws -> T {
-        do {
-            return try work()
-        } catch let error as JSONReader.Malformed {
-            throw WireFieldError(pointer, "\(error.message) (byte \(error.offset))")
-        }
-    }
-
-    /// A compound field the generated decoder refused, as an error naming the field inside it.
-    private static func error(_ error: DecodingError, at pointer: String) -> WireFieldError {
-        let (path, reason): ([any CodingKey], String) = switch error {
-        case .keyNotFound(let key, let context): (context.codingPath + [key], "is required")
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): (context.codingPath, context.debugDescription)
-        @unknown default: ([], "\(error)")
-        }
-        let inner = path.map { "/" + JSONPointerEscape.token($0.intValue.map(String.init) ?? $0.stringValue) }.joined()
-        return WireFieldError(pointer + inner, reason)
     }
 }
 

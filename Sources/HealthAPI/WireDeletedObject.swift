@@ -13,7 +13,7 @@ package enum WireDeletedObject {
     /// The deleted objects a response lists (`/deletedObjects/<index>`).
     package static func stored(_ wires: [Components.Schemas.DeletedObject]) throws -> [HKDeletedObject] {
         try wires.enumerated().map { index, wire in
-            guard let uuid = UUID(uuidString: wire.uuid) else { throw WireFieldError("/deletedObjects/\(index)/uuid", "not a UUID") }
+            guard let uuid = UUID(wireText: wire.uuid) else { throw WireFieldError("/deletedObjects/\(index)/uuid", "not a UUID") }
             var metadata: [String: HKMetadataValue] = [:]
             if let identifier = wire.syncIdentifier { metadata[HKMetadataKeySyncIdentifier] = .string(identifier) }
             if let version = wire.syncVersion { metadata[HKMetadataKeySyncVersion] = .integer(version) }

@@ -25,7 +25,7 @@ package enum WireSample {
     /// it (so the app's object and the stored one are the same). The source is not read: the store sets it.
     package static func object(_ wire: Sample, at pointer: String) throws -> HKSample {
         func field(_ name: String, _ message: String) -> WireFieldError { WireFieldError("\(pointer)/\(name)", message) }
-        guard let uuid = UUID(uuidString: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
+        guard let uuid = UUID(wireText: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
         guard wire.count ?? 1 == 1, wire.series == nil else {
             throw field(wire.series == nil ? "count" : "series", "a series sample cannot be saved this way; build it with HKQuantitySeriesSampleBuilder")
         }
@@ -102,7 +102,7 @@ package enum WireSample {
         -> (uuid: UUID, type: HKQuantityType, unit: HKUnit, metadata: [String: HKMetadataValue]?, device: HKDevice?)
     {
         func field(_ name: String, _ message: String) -> WireFieldError { WireFieldError("\(pointer)/\(name)", message) }
-        guard let uuid = UUID(uuidString: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
+        guard let uuid = UUID(wireText: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
         guard let type = HKObjectType.type(forIdentifier: wire._type) as? HKQuantityType else {
             throw field("type", "\"\(wire._type)\" is not a quantity type identifier")
         }
@@ -126,7 +126,7 @@ package enum WireSample {
         -> HKHeartbeatSeriesSample
     {
         func field(_ name: String, _ message: String) -> WireFieldError { WireFieldError("\(pointer)/\(name)", message) }
-        guard let uuid = UUID(uuidString: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
+        guard let uuid = UUID(wireText: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
         guard wire._type == HKSeriesType.heartbeat().identifier else {
             throw field("type", "\"\(wire._type)\" is not \(HKSeriesType.heartbeat().identifier)")
         }
@@ -237,7 +237,7 @@ package enum WireSample {
     /// store's side). A sample the response describes wrongly is an error naming the field.
     private static func stored(_ wire: Sample, at pointer: String, parts: inout StoredParts) throws -> HKSample {
         func field(_ name: String, _ message: String) -> WireFieldError { WireFieldError("\(pointer)/\(name)", message) }
-        guard let uuid = UUID(uuidString: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
+        guard let uuid = UUID(wireText: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
         let metadata = try wire.metadata.map { try self.metadata($0.additionalProperties, at: pointer + "/metadata") }
             .map { values in try values.mapValues { try HKMetadataValue(any: $0) } }
         let device = try parts.device(of: wire, at: pointer)

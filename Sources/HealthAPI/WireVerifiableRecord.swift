@@ -19,7 +19,7 @@ package enum WireVerifiableRecord {
     /// The records a response lists (`/records/<index>`); one described wrongly is an error naming the field.
     package static func records(_ wires: [Record]) throws -> [HKVerifiableClinicalRecord] {
         try wires.enumerated().map { index, wire in
-            guard let uuid = UUID(uuidString: wire.uuid) else { throw WireFieldError("/records/\(index)/uuid", "\"\(wire.uuid)\" is not a UUID") }
+            guard let uuid = UUID(wireText: wire.uuid) else { throw WireFieldError("/records/\(index)/uuid", "\"\(wire.uuid)\" is not a UUID") }
             let birth = wire.subject.birthYear.map { DateComponents(year: $0, month: wire.subject.birthMonth, day: wire.subject.birthDay) }
             return HKVerifiableClinicalRecord(
                 recordTypes: wire.recordTypes, issuerIdentifier: wire.issuerIdentifier,

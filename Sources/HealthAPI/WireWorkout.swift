@@ -74,7 +74,7 @@ enum WireWorkout {
 
     private static func activity(_ wire: Components.Schemas.WorkoutActivity, at pointer: String, checking: Bool,
                                  units: inout [String: HKUnit]) throws -> HKWorkoutActivity {
-        guard let uuid = UUID(uuidString: wire.uuid) else { throw WireFieldError(pointer + "/uuid", "\"\(wire.uuid)\" is not a UUID") }
+        guard let uuid = UUID(wireText: wire.uuid) else { throw WireFieldError(pointer + "/uuid", "\"\(wire.uuid)\" is not a UUID") }
         let wired = wire.configuration
         let configuration = HKWorkoutConfiguration()
         guard let activityType = UInt(exactly: wired.activityType).flatMap(HKWorkoutActivityType.init) else {

@@ -103,7 +103,7 @@ struct SampleListJSONTests {
         (#"{"samples":[],"sources":[{"name":"W"}]}"#, "/sources/0/bundleIdentifier"),
         ("{\"samples\":[{\"uuid\":\"u\u{1}\"}]}", "/samples/0/uuid"),   // a control character not escaped
         (#"{"samples":[]} x"#, ""),
-        (#"{"samples":[01]}"#, "/samples"),
+        (#"{"samples":[01]}"#, "/samples/0"),
         (#"{"sources":[]}"#, "/samples"),
     ])
     func whatTheGeneratedCodeRefusesIsRefusedNamingTheField(text: String, field: String) throws {
@@ -125,6 +125,18 @@ struct SampleListJSONTests {
                 metadata: .init(additionalProperties: [text: .case1(text), text + "n": .case2(value)]))])
             #expect(try SampleListJSON.decode(SampleListJSON.encode(list)) == list)
             #expect(try Self.generatedDecoder().decode(Components.Schemas.SampleList.self, from: Data(SampleListJSON.encode(list))) == list)
+        }
+    }
+
+    /// A UUID's text reads as Foundation reads it, in either case, and what Foundation refuses is refused.
+    @Test func uuidsReadAsFoundationReadsThem() {
+        for _ in 0..<500 {
+            let uuid = UUID()
+            #expect(UUID(wireText: uuid.uuidString) == uuid && UUID(wireText: uuid.uuidString.lowercased()) == uuid)
+        }
+        for text in ["", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF", "E621E1F8C36C-495A-93FC-0C247A3E6E5F0",
+                     "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5é", "{621E1F8-C36C-495A-93FC-0C247A3E6E5}"] {
+            #expect(UUID(wireText: text) == nil && UUID(uuidString: text) == nil, "\(text)")
         }
     }
 
