@@ -65,8 +65,14 @@ package enum SampleListJSON {
             return encoder
         }()
 
+        /// The last date written and its text: a point sample's end is its start, and a list's samples often share dates.
+        private var last: (date: Date, text: String)?
+
         mutating func date(_ date: Date, to writer: inout JSONWriter) throws {
-            writer.string(try dates.encode(date))
+            if let last, last.date == date { return writer.string(last.text) }
+            let text = try dates.encode(date)
+            last = (date, text)
+            writer.string(text)
         }
 
         /// A compound field through its generated `Encodable` code.
@@ -90,7 +96,7 @@ package enum SampleListJSON {
             writer.comma()
             writer.key("metadata")
             writer.raw("{")
-            for (index, key) in metadata.keys.sorted().enumerated() {
+            for (index, key) in (metadata.count == 1 ? Array(metadata.keys) : metadata.keys.sorted()).enumerated() {
                 if index > 0 { writer.comma() }
                 writer.string(key)
                 writer.raw(":")
@@ -264,9 +270,19 @@ package enum SampleListJSON {
             }
         }
 
-        func date(_ reader: inout JSONReader) throws -> Date {
+        /// The last date text read and its date (see `Parts.last`).
+        private var last: (text: String, date: Date)?
+
+        mutating func date(_ reader: inout JSONReader) throws -> Date {
             let text = try reader.string()
-            do { return try dates.decode(text) } catch { throw Misread("\"\(text)\" is not an RFC 3339 date-time") }
+            if let last, last.text == text { return last.date }
+            do {
+                let date = try dates.decode(text)
+                last = (text, date)
+                return date
+            } catch {
+                throw Misread("\"\(text)\" is not an RFC 3339 date-time")
+            }
         }
     }
 
