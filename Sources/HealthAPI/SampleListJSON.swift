@@ -1,4 +1,5 @@
 package import Foundation
+package import HealthModel
 
 /// The JSON of a `SampleList` (`POST /v1/queries/samples`), written and read by hand: the same text the API document
 /// specifies and the generated code writes and reads, at a fraction of the cost. A sample query is the call apps make
@@ -49,6 +50,98 @@ package enum SampleListJSON {
         }
         writer.raw("}")
         return writer.bytes
+    }
+
+    /// The list of `samples` (as `WireSample.list` makes it) written straight from the objects: a quantity or category
+    /// sample without the API's intermediate value, any other kind through it. Each source revision and device is
+    /// written once, in `sources` and `devices`, after the samples that name them.
+    package static func encode(_ samples: [HKSample]) throws -> [UInt8] {
+        var writer = JSONWriter(capacity: 64 + samples.count * 260)
+        var parts = Parts()
+        var sources = WireSample.ListParts<HKSourceRevision, Components.Schemas.Source>()
+        var devices = WireSample.ListParts<HKDevice, Components.Schemas.Device>()
+        writer.raw("{")
+        writer.key("samples")
+        writer.raw("[")
+        for (index, sample) in samples.enumerated() {
+            if index > 0 { writer.comma() }
+            let sourceIndex = sources.index(of: sample.sourceRevision, wire: WireSample.wireSource)
+            let deviceIndex = sample.device.map { devices.index(of: $0, wire: WireSample.wireDevice) }
+            let quantity = sample as? HKQuantitySample
+            if let quantity, quantity.count != 1 || (quantity as? HKDiscreteQuantitySample)?.series != nil {
+                try write(WireSample.wire(sample, carrying: false, sourceIndex: sourceIndex, deviceIndex: deviceIndex), to: &writer, parts: &parts)
+            } else if quantity != nil || sample is HKCategorySample {
+                try write(plain: sample, quantity: quantity?.quantity, sourceIndex: sourceIndex, deviceIndex: deviceIndex, to: &writer, parts: &parts)
+            } else {
+                try write(WireSample.wire(sample, carrying: false, sourceIndex: sourceIndex, deviceIndex: deviceIndex), to: &writer, parts: &parts)
+            }
+        }
+        writer.raw("]")
+        if !devices.parts.isEmpty {
+            writer.comma()
+            writer.key("devices")
+            writer.raw("[")
+            for (index, device) in devices.parts.enumerated() {
+                if index > 0 { writer.comma() }
+                write(device, to: &writer)
+            }
+            writer.raw("]")
+        }
+        if !sources.parts.isEmpty {
+            writer.comma()
+            writer.key("sources")
+            writer.raw("[")
+            for (index, source) in sources.parts.enumerated() {
+                if index > 0 { writer.comma() }
+                write(source, to: &writer)
+            }
+            writer.raw("]")
+        }
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// A quantity sample (one value, no series) or a category sample, as `WireSample.wire` would describe it.
+    private static func write(plain sample: HKSample, quantity: HKQuantity?, sourceIndex: Int, deviceIndex: Int?, to writer: inout JSONWriter,
+                              parts: inout Parts) throws {
+        writer.raw("{")
+        if let deviceIndex { writer.key("deviceIndex"); writer.integer(deviceIndex); writer.comma() }
+        writer.key("endDate")
+        try parts.date(sample.endDate, to: &writer)
+        if let metadata = sample.metadataValues, !metadata.isEmpty {
+            writer.comma()
+            writer.key("metadata")
+            writer.raw("{")
+            for (index, key) in (metadata.count == 1 ? Array(metadata.keys) : metadata.keys.sorted()).enumerated() {
+                if index > 0 { writer.comma() }
+                writer.string(key)
+                writer.raw(":")
+                switch metadata[key]! {
+                case .string(let text): writer.string(text)
+                case .integer(let number): try writer.number(Double(number))
+                case .double(let number): try writer.number(number)
+                case .bool(let flag): writer.bool(flag)
+                case .quantity(let quantity): try write(WireSample.wireQuantity(quantity), to: &writer)
+                case .date(let date): writer.raw("{"); writer.key("date"); try parts.date(date, to: &writer); writer.raw("}")
+                }
+            }
+            writer.raw("}")
+        }
+        if let quantity { writer.comma(); writer.key("quantity"); try write(WireSample.wireQuantity(quantity), to: &writer) }
+        writer.comma()
+        writer.key("sourceIndex")
+        writer.integer(sourceIndex)
+        writer.comma()
+        writer.key("startDate")
+        try parts.date(sample.startDate, to: &writer)
+        writer.comma()
+        writer.key("type")
+        writer.string(sample.sampleType.identifier)
+        writer.comma()
+        writer.key("uuid")
+        writer.string(sample.uuid.uuidString)
+        if let category = sample as? HKCategorySample { writer.comma(); writer.key("value"); writer.integer(category.value) }
+        writer.raw("}")
     }
 
     /// What the samples of one list share while written: the date writer, the encoder for compound fields.

@@ -339,17 +339,15 @@ package enum WireSample {
         var wires: [Sample] = []
         wires.reserveCapacity(samples.count)
         for sample in samples {
-            var wire = wire(sample, carrying: false)
-            wire.sourceIndex = sources.index(of: sample.sourceRevision, wire: wireSource)
-            wire.deviceIndex = sample.device.map { devices.index(of: $0, wire: wireDevice) }
-            wires.append(wire)
+            wires.append(wire(sample, carrying: false, sourceIndex: sources.index(of: sample.sourceRevision, wire: wireSource),
+                              deviceIndex: sample.device.map { devices.index(of: $0, wire: wireDevice) }))
         }
         return (wires, sources.parts.isEmpty ? nil : sources.parts, devices.parts.isEmpty ? nil : devices.parts)
     }
 
     /// The parts of a list (its source revisions or its devices), each once. The store's samples share their revision
     /// and device objects, so most are found by identity before they are made and compared by value.
-    private struct ListParts<Object: AnyObject, Wire: Hashable> {
+    struct ListParts<Object: AnyObject, Wire: Hashable> {
         private(set) var parts: [Wire] = []
         private var byValue: [Wire: Int] = [:]
         private var byObject: [ObjectIdentifier: Int] = [:]
@@ -365,6 +363,14 @@ package enum WireSample {
             byObject[ObjectIdentifier(object)] = index
             return index
         }
+    }
+
+    /// `sample` in a list, naming its source revision and device by their indexes in the list.
+    static func wire(_ sample: HKSample, carrying: Bool, sourceIndex: Int, deviceIndex: Int?) -> Sample {
+        var wire = wire(sample, carrying: carrying)
+        wire.sourceIndex = sourceIndex
+        wire.deviceIndex = deviceIndex
+        return wire
     }
 
     /// `sample` as the API's JSON, its source revision and device in it (`carrying`), or left for a list to name.
@@ -415,13 +421,13 @@ package enum WireSample {
         return wire
     }
 
-    private static func wireDevice(_ device: HKDevice) -> Components.Schemas.Device {
+    static func wireDevice(_ device: HKDevice) -> Components.Schemas.Device {
         .init(name: device.name, manufacturer: device.manufacturer, model: device.model, hardwareVersion: device.hardwareVersion,
               firmwareVersion: device.firmwareVersion, softwareVersion: device.softwareVersion, localIdentifier: device.localIdentifier,
               udiDeviceIdentifier: device.udiDeviceIdentifier)
     }
 
-    private static func wireSource(_ revision: HKSourceRevision) -> Components.Schemas.Source {
+    static func wireSource(_ revision: HKSourceRevision) -> Components.Schemas.Source {
         let os = revision.operatingSystemVersion
         return .init(name: revision.source.name, bundleIdentifier: revision.source.bundleIdentifier, version: revision.version,
                      productType: revision.productType,

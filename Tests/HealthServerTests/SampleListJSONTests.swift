@@ -14,6 +14,18 @@ struct SampleListJSONTests {
     /// a category sample, a series summary, a workout and a correlation (their fields spliced in from the generated
     /// code), devices and sources in the list and carried by a sample.
     static func list() -> Components.Schemas.SampleList {
+        var list = WireSample.list(samples())
+        list.samples[1].count = 3
+        list.samples[1].series = .init(minimum: .init(value: 58, unit: "count/min"), maximum: .init(value: 63.5, unit: "count/min"),
+                                       mostRecent: .init(value: 60, unit: "count/min"), mostRecentStartDate: start, mostRecentEndDate: start.addingTimeInterval(1))
+        list.samples[2].source = .init(name: "Sleep", bundleIdentifier: "com.example.sleep", version: nil, productType: nil, operatingSystemVersion: nil)
+        list.samples[2].sourceIndex = nil
+        list.samples[2].device = .init(name: "Bed")
+        return .init(samples: list.samples, sources: list.sources, devices: list.devices)
+    }
+
+    /// The objects behind ``list()``, and a series sample of three values.
+    static func samples() -> [HKSample] {
         let heart = HKQuantityType(.heartRate), perMinute = HKUnit.count().unitDivided(by: .minute())
         let watch = HKDevice(name: "Watch \"Ultra\"\n", manufacturer: "Acme/Apple", model: "W\u{1}2", hardwareVersion: "2", firmwareVersion: nil,
                              softwareVersion: "11.1", localIdentifier: "é😀\\", udiDeviceIdentifier: nil)
@@ -36,14 +48,9 @@ struct SampleListJSONTests {
                                          start: start, end: start)
         let pressure = HKCorrelation(type: HKCorrelationType(.bloodPressure), start: start, end: start, objects: [systolic, diastolic])
         let run = HKWorkout(activityType: .running, start: start, end: start.addingTimeInterval(1800))
-        var list = WireSample.list([reading, plain, sleep, pressure, run])
-        list.samples[1].count = 3
-        list.samples[1].series = .init(minimum: .init(value: 58, unit: "count/min"), maximum: .init(value: 63.5, unit: "count/min"),
-                                       mostRecent: .init(value: 60, unit: "count/min"), mostRecentStartDate: start, mostRecentEndDate: start.addingTimeInterval(1))
-        list.samples[2].source = .init(name: "Sleep", bundleIdentifier: "com.example.sleep", version: nil, productType: nil, operatingSystemVersion: nil)
-        list.samples[2].sourceIndex = nil
-        list.samples[2].device = .init(name: "Bed")
-        return .init(samples: list.samples, sources: list.sources, devices: list.devices)
+        let series = HKQuantitySample.make(type: heart, quantity: HKQuantity(unit: perMinute, doubleValue: 61), start: start, end: start.addingTimeInterval(3),
+                                           count: 3, uuid: UUID(), metadata: nil, sourceRevision: revision, device: watch)
+        return [reading, plain, sleep, pressure, run, series]
     }
 
     static func generatedEncoder() -> JSONEncoder {
@@ -74,6 +81,17 @@ struct SampleListJSONTests {
         #expect(try SampleListJSON.decode(Array(written)) == list)
         // And its own writing, which is the same JSON.
         #expect(try SampleListJSON.decode(SampleListJSON.encode(list)) == list)
+    }
+
+    /// The daemon writes its samples straight from the objects: the generated code reads the list `WireSample.list` makes.
+    @Test func samplesWrittenFromTheObjectsAreTheirList() throws {
+        let samples = Self.samples()
+        let list = WireSample.list(samples)
+        let written = try SampleListJSON.encode(samples)
+        #expect(try Self.generatedDecoder().decode(Components.Schemas.SampleList.self, from: Data(written))
+                == .init(samples: list.samples, sources: list.sources, devices: list.devices))
+        #expect(try WireSample.stored(SampleListJSON.decode(written).samples, sources: list.sources, devices: list.devices).map(\.uuid)
+                == samples.map(\.uuid))
     }
 
     /// Whitespace, escaped keys and `null` for an absent field read as the generated decoder reads them.

@@ -34,7 +34,7 @@ struct HandAnsweredRoutes<Base: ServerTransport>: ServerTransport {
             } catch {
                 return try await generated(request, HTTPBody(bytes), metadata)
             }
-            let list = try SampleListJSON.encode(try await service.sampleList(query))
+            let list = try SampleListJSON.encode(try await service.sampleQuery(query))
             var response = HTTPResponse(status: .ok)
             response.headerFields[.contentType] = "application/json; charset=utf-8"
             return (response, HTTPBody(list))

@@ -232,22 +232,23 @@ struct HealthAPIService: APIProtocol {
 
     // MARK: - Queries
 
-    /// The generated route's answer; the daemon answers this operation by hand (``SampleListRoute``), with the same list.
+    /// The generated route's answer; the daemon answers this operation by hand (``HandAnsweredRoutes``), with the same
+    /// samples written by `SampleListJSON`.
     func querySamples(_ input: Operations.QuerySamples.Input) async throws -> Operations.QuerySamples.Output {
         let query = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
-        return .ok(.init(body: .json(try await sampleList(query))))
+        let list = WireSample.list(try await sampleQuery(query))
+        return .ok(.init(body: .json(.init(samples: list.samples, sources: list.sources, devices: list.devices))))
     }
 
-    /// The samples an `HKSampleQuery` asks for, as the list the API sends.
-    func sampleList(_ query: Components.Schemas.SampleQuery) async throws -> Components.Schemas.SampleList {
+    /// The samples an `HKSampleQuery` asks for.
+    func sampleQuery(_ query: Components.Schemas.SampleQuery) async throws -> [HKSample] {
         guard let type = HKObjectType.type(forIdentifier: query._type) as? HKSampleType else {
             throw Self.unknownType(query._type, at: "/type")
         }
         try Self.checkCarried(type, at: "/type")
         return try await logged("query", attempted: [type.identifier: 0]) { store in
             let samples = try await samples(query, of: type, in: store)
-            let list = WireSample.list(samples)
-            return (.init(samples: list.samples, sources: list.sources, devices: list.devices), [type.identifier: samples.count])
+            return (samples, [type.identifier: samples.count])
         }
     }
 
