@@ -16,12 +16,40 @@ struct JSONWriter {
         bytes.append(contentsOf: text)
     }
 
+    /// An array: `write` writes each element.
+    mutating func array<Element>(_ elements: [Element], _ write: (Element, inout JSONWriter) throws -> Void) rethrows {
+        raw("[")
+        for (index, element) in elements.enumerated() {
+            if index > 0 { comma() }
+            try write(element, &self)
+        }
+        raw("]")
+    }
+
+    /// An object of `members`, its keys sorted: `write` writes each value.
+    mutating func object<Value>(_ members: [String: Value], _ write: (Value, inout JSONWriter) throws -> Void) rethrows {
+        raw("{")
+        for (index, key) in (members.count == 1 ? Array(members.keys) : members.keys.sorted()).enumerated() {
+            if index > 0 { comma() }
+            string(key)
+            raw(":")
+            try write(members[key]!, &self)
+        }
+        raw("}")
+    }
+
     /// `"key":`, for keys known to need no escaping.
     mutating func key(_ key: StaticString) {
         bytes.append(UInt8(ascii: "\""))
         raw(key)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// `,"key":`: the next member of an object.
+    mutating func next(_ key: StaticString) {
+        comma()
+        self.key(key)
     }
 
     mutating func comma() {

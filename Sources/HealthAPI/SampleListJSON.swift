@@ -17,38 +17,14 @@ package enum SampleListJSON {
 
     // MARK: - Writing
 
-    /// The list as JSON text (keys sorted, as the daemon's generated encoder writes them).
+    /// The list as JSON text.
     package static func encode(_ list: SampleList) throws -> [UInt8] {
         var writer = JSONWriter(capacity: 64 + list.samples.count * 260)
         var parts = Parts()
         writer.raw("{")
-        if let devices = list.devices {
-            writer.key("devices")
-            writer.raw("[")
-            for (index, device) in devices.enumerated() {
-                if index > 0 { writer.comma() }
-                write(device, to: &writer)
-            }
-            writer.raw("],")
-        }
         writer.key("samples")
-        writer.raw("[")
-        for (index, sample) in list.samples.enumerated() {
-            if index > 0 { writer.comma() }
-            try write(sample, to: &writer, parts: &parts)
-        }
-        writer.raw("]")
-        if let sources = list.sources {
-            writer.raw(",")
-            writer.key("sources")
-            writer.raw("[")
-            for (index, source) in sources.enumerated() {
-                if index > 0 { writer.comma() }
-                write(source, to: &writer)
-            }
-            writer.raw("]")
-        }
-        writer.raw("}")
+        try writer.array(list.samples) { sample, writer in try write(sample, to: &writer, parts: &parts) }
+        write(devices: list.devices, sources: list.sources, to: &writer)
         return writer.bytes
     }
 
@@ -62,43 +38,32 @@ package enum SampleListJSON {
         var devices = WireSample.ListParts<HKDevice, Components.Schemas.Device>()
         writer.raw("{")
         writer.key("samples")
-        writer.raw("[")
-        for (index, sample) in samples.enumerated() {
-            if index > 0 { writer.comma() }
+        try writer.array(samples) { sample, writer in
             let sourceIndex = sources.index(of: sample.sourceRevision, wire: WireSample.wireSource)
             let deviceIndex = sample.device.map { devices.index(of: $0, wire: WireSample.wireDevice) }
             let quantity = sample as? HKQuantitySample
-            if let quantity, quantity.count != 1 || (quantity as? HKDiscreteQuantitySample)?.series != nil {
-                try write(WireSample.wire(sample, carrying: false, sourceIndex: sourceIndex, deviceIndex: deviceIndex), to: &writer, parts: &parts)
-            } else if quantity != nil || sample is HKCategorySample {
+            let plain = quantity.map { $0.count == 1 && ($0 as? HKDiscreteQuantitySample)?.series == nil } ?? (sample is HKCategorySample)
+            if plain {
                 try write(plain: sample, quantity: quantity?.quantity, sourceIndex: sourceIndex, deviceIndex: deviceIndex, to: &writer, parts: &parts)
             } else {
                 try write(WireSample.wire(sample, carrying: false, sourceIndex: sourceIndex, deviceIndex: deviceIndex), to: &writer, parts: &parts)
             }
         }
-        writer.raw("]")
-        if !devices.parts.isEmpty {
-            writer.comma()
-            writer.key("devices")
-            writer.raw("[")
-            for (index, device) in devices.parts.enumerated() {
-                if index > 0 { writer.comma() }
-                write(device, to: &writer)
-            }
-            writer.raw("]")
+        write(devices: devices.parts.isEmpty ? nil : devices.parts, sources: sources.parts.isEmpty ? nil : sources.parts, to: &writer)
+        return writer.bytes
+    }
+
+    /// The end of a list, after its samples: its devices and sources (each left out when nil).
+    private static func write(devices: [Components.Schemas.Device]?, sources: [Components.Schemas.Source]?, to writer: inout JSONWriter) {
+        if let devices {
+            writer.next("devices")
+            writer.array(devices) { device, writer in write(device, to: &writer) }
         }
-        if !sources.parts.isEmpty {
-            writer.comma()
-            writer.key("sources")
-            writer.raw("[")
-            for (index, source) in sources.parts.enumerated() {
-                if index > 0 { writer.comma() }
-                write(source, to: &writer)
-            }
-            writer.raw("]")
+        if let sources {
+            writer.next("sources")
+            writer.array(sources) { source, writer in write(source, to: &writer) }
         }
         writer.raw("}")
-        return writer.bytes
     }
 
     /// A quantity sample (one value, no series) or a category sample, as `WireSample.wire` would describe it.
@@ -109,38 +74,28 @@ package enum SampleListJSON {
         writer.key("endDate")
         try parts.date(sample.endDate, to: &writer)
         if let metadata = sample.metadataValues, !metadata.isEmpty {
-            writer.comma()
-            writer.key("metadata")
-            writer.raw("{")
-            for (index, key) in (metadata.count == 1 ? Array(metadata.keys) : metadata.keys.sorted()).enumerated() {
-                if index > 0 { writer.comma() }
-                writer.string(key)
-                writer.raw(":")
-                switch metadata[key]! {
+            writer.next("metadata")
+            try writer.object(metadata) { value, writer in
+                switch value {
                 case .string(let text): writer.string(text)
                 case .integer(let number): try writer.number(Double(number))
                 case .double(let number): try writer.number(number)
                 case .bool(let flag): writer.bool(flag)
                 case .quantity(let quantity): try write(WireSample.wireQuantity(quantity), to: &writer)
-                case .date(let date): writer.raw("{"); writer.key("date"); try parts.date(date, to: &writer); writer.raw("}")
+                case .date(let date): try parts.metadataDate(date, to: &writer)
                 }
             }
-            writer.raw("}")
         }
-        if let quantity { writer.comma(); writer.key("quantity"); try write(WireSample.wireQuantity(quantity), to: &writer) }
-        writer.comma()
-        writer.key("sourceIndex")
+        if let quantity { writer.next("quantity"); try write(WireSample.wireQuantity(quantity), to: &writer) }
+        writer.next("sourceIndex")
         writer.integer(sourceIndex)
-        writer.comma()
-        writer.key("startDate")
+        writer.next("startDate")
         try parts.date(sample.startDate, to: &writer)
-        writer.comma()
-        writer.key("type")
+        writer.next("type")
         writer.string(sample.sampleType.identifier)
-        writer.comma()
-        writer.key("uuid")
+        writer.next("uuid")
         writer.string(sample.uuid.uuidString)
-        if let category = sample as? HKCategorySample { writer.comma(); writer.key("value"); writer.integer(category.value) }
+        if let category = sample as? HKCategorySample { writer.next("value"); writer.integer(category.value) }
         writer.raw("}")
     }
 
@@ -168,6 +123,14 @@ package enum SampleListJSON {
             writer.string(text)
         }
 
+        /// A metadata date: `{"date": …}`.
+        mutating func metadataDate(_ date: Date, to writer: inout JSONWriter) throws {
+            writer.raw("{")
+            writer.key("date")
+            try self.date(date, to: &writer)
+            writer.raw("}")
+        }
+
         /// A compound field through its generated `Encodable` code.
         mutating func encoded(_ value: some Encodable, to writer: inout JSONWriter) throws {
             writer.raw(try encoder.encode(value))
@@ -186,39 +149,30 @@ package enum SampleListJSON {
         writer.key("endDate")
         try parts.date(sample.endDate, to: &writer)
         if let metadata = sample.metadata?.additionalProperties {
-            writer.comma()
-            writer.key("metadata")
-            writer.raw("{")
-            for (index, key) in (metadata.count == 1 ? Array(metadata.keys) : metadata.keys.sorted()).enumerated() {
-                if index > 0 { writer.comma() }
-                writer.string(key)
-                writer.raw(":")
-                switch metadata[key]! {
+            writer.next("metadata")
+            try writer.object(metadata) { value, writer in
+                switch value {
                 case .case1(let text): writer.string(text)
                 case .case2(let number): try writer.number(number)
                 case .case3(let flag): writer.bool(flag)
                 case .Quantity(let quantity): try write(quantity, to: &writer)
-                case .MetadataDate(let date): writer.raw("{"); writer.key("date"); try parts.date(date.date, to: &writer); writer.raw("}")
+                case .MetadataDate(let date): try parts.metadataDate(date.date, to: &writer)
                 }
             }
-            writer.raw("}")
         }
-        if let objects = sample.objects { writer.comma(); writer.key("objects"); try parts.encoded(objects, to: &writer) }
-        if let quantity = sample.quantity { writer.comma(); writer.key("quantity"); try write(quantity, to: &writer) }
-        if let series = sample.series { writer.comma(); writer.key("series"); try parts.encoded(series, to: &writer) }
-        if let source = sample.source { writer.comma(); writer.key("source"); write(source, to: &writer) }
-        if let index = sample.sourceIndex { writer.comma(); writer.key("sourceIndex"); writer.integer(index) }
-        writer.comma()
-        writer.key("startDate")
+        if let objects = sample.objects { writer.next("objects"); try parts.encoded(objects, to: &writer) }
+        if let quantity = sample.quantity { writer.next("quantity"); try write(quantity, to: &writer) }
+        if let series = sample.series { writer.next("series"); try parts.encoded(series, to: &writer) }
+        if let source = sample.source { writer.next("source"); write(source, to: &writer) }
+        if let index = sample.sourceIndex { writer.next("sourceIndex"); writer.integer(index) }
+        writer.next("startDate")
         try parts.date(sample.startDate, to: &writer)
-        writer.comma()
-        writer.key("type")
+        writer.next("type")
         writer.string(sample._type)
-        writer.comma()
-        writer.key("uuid")
+        writer.next("uuid")
         writer.string(sample.uuid)
-        if let value = sample.value { writer.comma(); writer.key("value"); writer.integer(value) }
-        if let workout = sample.workout { writer.comma(); writer.key("workout"); try parts.encoded(workout, to: &writer) }
+        if let value = sample.value { writer.next("value"); writer.integer(value) }
+        if let workout = sample.workout { writer.next("workout"); try parts.encoded(workout, to: &writer) }
         writer.raw("}")
     }
 
@@ -226,8 +180,7 @@ package enum SampleListJSON {
         writer.raw("{")
         writer.key("unit")
         writer.string(quantity.unit)
-        writer.comma()
-        writer.key("value")
+        writer.next("value")
         try writer.number(quantity.value)
         writer.raw("}")
     }
@@ -257,12 +210,11 @@ package enum SampleListJSON {
         writer.raw("{")
         writer.key("bundleIdentifier")
         writer.string(source.bundleIdentifier)
-        writer.comma()
-        writer.key("name")
+        writer.next("name")
         writer.string(source.name)
-        if let version = source.operatingSystemVersion { writer.comma(); writer.key("operatingSystemVersion"); writer.string(version) }
-        if let productType = source.productType { writer.comma(); writer.key("productType"); writer.string(productType) }
-        if let version = source.version { writer.comma(); writer.key("version"); writer.string(version) }
+        if let version = source.operatingSystemVersion { writer.next("operatingSystemVersion"); writer.string(version) }
+        if let productType = source.productType { writer.next("productType"); writer.string(productType) }
+        if let version = source.version { writer.next("version"); writer.string(version) }
         writer.raw("}")
     }
 
