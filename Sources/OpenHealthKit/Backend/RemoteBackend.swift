@@ -461,22 +461,14 @@ package struct RemoteBackend: HealthBackend {
     /// and this thread waits for it (never on Swift's cooperative pool, which a blocked caller could starve). A refusal
     /// is the `HKError` its problem document names, as for every other call.
     private func blocking<Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: Data?, as: Answer.Type) throws -> Answer {
-        var headers = HTTPHeaders([("accept", "application/json, application/problem+json")])
-        if body != nil { headers.add(name: "content-type", value: "application/json") }
-        headers.add(name: "authorization", value: "Bearer \(server.token)")
         let response: HTTPClient.Response
         try checkReachable()
         do {
-            let request = try HTTPClient.Request(url: baseURL + path, method: method, headers: headers, body: body.map { .data($0) })
-            response = try HTTPClient.shared.execute(request: request, deadline: .now() + .seconds(30)).wait()
+            response = try HTTPClient.shared.execute(request: try request(method, path, body: body), deadline: .now() + .seconds(30)).wait()
         } catch {
             throw Refusals.unreachable(server.address, error)
         }
-        let data = Data(response.body?.readableBytesView ?? ByteBuffer().readableBytesView)
-        guard response.status == .ok else {
-            throw Refusals.error(status: Int(response.status.code), body: data, address: server.address,
-                                 retryAfter: response.headers.first(name: "retry-after"))
-        }
+        let data = try answer(response)
         do {
             return try JSONDecoder().decode(Answer.self, from: data)
         } catch {
@@ -484,27 +476,36 @@ package struct RemoteBackend: HealthBackend {
         }
     }
 
-    /// One POST of a JSON body whose answer the caller reads itself, on AsyncHTTPClient as the generated client's are; a
-    /// refusal is the `HKError` its problem document names, as for every other call.
+    /// One POST of a JSON body whose answer the caller reads itself (the sample query's, by `SampleListJSON`). It is one
+    /// wait for the whole answer, collected on AsyncHTTPClient's event loop, where the generated client's transport
+    /// waits for the head and then for the body; a refusal is the `HKError` its problem document names.
     private func posted(_ path: String, body: Data) async throws -> [UInt8] {
         try checkReachable()
-        var request = HTTPClientRequest(url: baseURL + path)
-        request.method = .POST
-        request.headers = HTTPHeaders([("accept", "application/json, application/problem+json"), ("content-type", "application/json"),
-                                       ("authorization", "Bearer \(server.token)")])
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let status: HTTPResponseStatus, retryAfter: String?, answer: ByteBuffer
+        let response: HTTPClient.Response
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-            (status, retryAfter) = (response.status, response.headers.first(name: "retry-after"))
-            answer = try await response.body.collect(upTo: Int(Int32.max))
+            response = try await HTTPClient.shared.execute(request: try request(.POST, path, body: body), deadline: .now() + .seconds(60)).get()
         } catch {
             throw Refusals.unreachable(server.address, error)
         }
-        guard status == .ok else {
-            throw Refusals.error(status: Int(status.code), body: Data(answer.readableBytesView), address: server.address, retryAfter: retryAfter)
+        return Array(try answer(response))
+    }
+
+    /// A request with the app's credential, taking JSON and problem documents.
+    private func request(_ method: HTTPMethod, _ path: String, body: Data?) throws -> HTTPClient.Request {
+        var headers = HTTPHeaders([("accept", "application/json, application/problem+json")])
+        if body != nil { headers.add(name: "content-type", value: "application/json") }
+        headers.add(name: "authorization", value: "Bearer \(server.token)")
+        return try HTTPClient.Request(url: baseURL + path, method: method, headers: headers, body: body.map { .data($0) })
+    }
+
+    /// The body of a successful answer; any other is the error its problem document names.
+    private func answer(_ response: HTTPClient.Response) throws -> Data {
+        let data = Data(response.body?.readableBytesView ?? ByteBuffer().readableBytesView)
+        guard response.status == .ok else {
+            throw Refusals.error(status: Int(response.status.code), body: data, address: server.address,
+                                 retryAfter: response.headers.first(name: "retry-after"))
         }
-        return Array(answer.readableBytesView)
+        return data
     }
 
     /// An encoder as the generated client's: dates through the exact date transcoder.
