@@ -1,10 +1,11 @@
 package import Foundation
 package import HealthModel
 
-/// The JSON of a `SampleList` (`POST /v1/queries/samples`), written and read by hand: the same text the API document
-/// specifies and the generated code writes and reads, at a fraction of the cost. A sample query is the call apps make
-/// most, and with `JSONEncoder`, `JSONDecoder` and the generated `Codable` code, coding a hundred samples took most of a
-/// remote query's time on both sides (BENCHMARKS.md).
+/// The JSON of a `SampleList` (`POST /v1/queries/samples`) and of an `AnchoredChanges` (`/v1/queries/anchored`: the same
+/// list with more members), written and read by hand: the same text the API document specifies and the generated code
+/// writes and reads, at a fraction of the cost. Sample and anchored queries are the calls apps make most, and with
+/// `JSONEncoder`, `JSONDecoder` and the generated `Codable` code, coding a hundred samples took most of a remote query's
+/// time on both sides (BENCHMARKS.md).
 ///
 /// The fields every sample has (its UUID, type, dates, quantity or value, metadata, source, device, count) go by hand;
 /// the rare compound ones (a workout's fields, a correlation's samples, a series summary, a clinical record, a CDA
@@ -25,13 +26,15 @@ package enum SampleListJSON {
         writer.key("samples")
         try writer.array(list.samples) { sample, writer in try write(sample, to: &writer, parts: &parts) }
         write(devices: list.devices, sources: list.sources, to: &writer)
+        writer.raw("}")
         return writer.bytes
     }
 
     /// The list of `samples` (as `WireSample.list` makes it) written straight from the objects: a quantity or category
     /// sample without the API's intermediate value, any other kind through it. Each source revision and device is
     /// written once, in `sources` and `devices`, after the samples that name them.
-    package static func encode(_ samples: [HKSample]) throws -> [UInt8] {
+    /// `more` writes the answer's members besides the list (an anchored answer's deleted objects and anchor).
+    package static func encode(_ samples: [HKSample], more: (inout Members) throws -> Void = { _ in }) throws -> [UInt8] {
         var writer = JSONWriter(capacity: 64 + samples.count * 260)
         var parts = Parts()
         var sources = WireSample.ListParts<HKSourceRevision, Components.Schemas.Source>()
@@ -50,10 +53,35 @@ package enum SampleListJSON {
             }
         }
         write(devices: devices.parts.isEmpty ? nil : devices.parts, sources: sources.parts.isEmpty ? nil : sources.parts, to: &writer)
-        return writer.bytes
+        var members = Members(writer: writer, parts: parts)
+        try more(&members)
+        members.writer.raw("}")
+        return members.writer.bytes
     }
 
-    /// The end of a list, after its samples: its devices and sources (each left out when nil).
+    /// The members of an answer besides its sample list, as ``encode(_:more:)`` writes them.
+    package struct Members {
+        fileprivate var writer: JSONWriter
+        fileprivate var parts: Parts
+
+        package mutating func string(_ key: StaticString, _ value: String) {
+            writer.next(key)
+            writer.string(value)
+        }
+
+        package mutating func integer(_ key: StaticString, _ value: Int) {
+            writer.next(key)
+            writer.integer(value)
+        }
+
+        /// A value through its generated `Encodable` code.
+        package mutating func encoded(_ key: StaticString, _ value: some Encodable) throws {
+            writer.next(key)
+            try parts.encoded(value, to: &writer)
+        }
+    }
+
+    /// After a list's samples: its devices and sources (each left out when nil).
     private static func write(devices: [Components.Schemas.Device]?, sources: [Components.Schemas.Source]?, to writer: inout JSONWriter) {
         if let devices {
             writer.next("devices")
@@ -63,7 +91,6 @@ package enum SampleListJSON {
             writer.next("sources")
             writer.array(sources) { source, writer in write(source, to: &writer) }
         }
-        writer.raw("}")
     }
 
     /// A quantity sample (one value, no series) or a category sample, as `WireSample.wire` would describe it.
@@ -100,7 +127,7 @@ package enum SampleListJSON {
     }
 
     /// What the samples of one list share while written: the date writer, the encoder for compound fields.
-    private struct Parts {
+    fileprivate struct Parts {
         let dates = ExactDateTranscoder()
         lazy var encoder: JSONEncoder = {
             let encoder = JSONEncoder()
@@ -222,7 +249,9 @@ package enum SampleListJSON {
 
     /// The list the JSON text describes. A text that is not JSON, or not a `SampleList` as the API document describes
     /// one, is a ``WireFieldError`` naming the field (the JSON pointer; empty for the whole text).
-    package static func decode(_ bytes: [UInt8]) throws -> SampleList {
+    /// `more` reads the answer's members besides the list (an anchored answer's deleted objects and anchor) and says
+    /// whether it knew the member; one it did not know is stepped over.
+    package static func decode(_ bytes: [UInt8], more: (String, inout Member) throws -> Bool = { _, _ in false }) throws -> SampleList {
         var reader = JSONReader(bytes)
         var decoding = Decoding()
         var samples: [Sample]?, sources: [Components.Schemas.Source]?, devices: [Components.Schemas.Device]?
@@ -246,7 +275,10 @@ package enum SampleListJSON {
                             try reader.array { reader, index in read.append(try within(String(index)) { try device(&reader) }) }
                             devices = read
                         default:
-                            try reader.skipValue()
+                            var member = Member(reader: reader, decoding: decoding)
+                            let known = try more(key, &member)
+                            (reader, decoding) = (member.reader, member.decoding)
+                            if !known { try reader.skipValue() }
                         }
                     }
                 }
@@ -257,6 +289,25 @@ package enum SampleListJSON {
         }
         guard let samples else { throw WireFieldError("/samples", "is required") }
         return SampleList(samples: samples, sources: sources, devices: devices)
+    }
+
+    /// A member of an answer besides its sample list, for ``decode(_:more:)``'s `more` to read.
+    package struct Member {
+        fileprivate var reader: JSONReader
+        fileprivate var decoding: Decoding
+
+        package mutating func string() throws -> String {
+            try reader.string()
+        }
+
+        package mutating func integer() throws -> Int {
+            try reader.integer()
+        }
+
+        /// A value through its generated `Decodable` code.
+        package mutating func decoded<Value: Decodable>(_ type: Value.Type) throws -> Value {
+            try decoding.decoded(type, &reader)
+        }
     }
 
     /// A value read wrongly: where, from the value being read (named from the inside out as the reading unwinds), and why.
@@ -289,7 +340,7 @@ package enum SampleListJSON {
     }
 
     /// What reading one list needs more than once: the decoder of compound fields, the dates' reader.
-    private struct Decoding {
+    fileprivate struct Decoding {
         let dates = ExactDateTranscoder()
         lazy var decoder: JSONDecoder = {
             let decoder = JSONDecoder()

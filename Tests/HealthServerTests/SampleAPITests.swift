@@ -142,23 +142,27 @@ struct SampleAPITests {
         }
     }
 
-    /// The sample query's answer is written by hand; a request that route does not take (another media type, an
-    /// `Accept` without JSON, a query that does not decode) gets the generated route's refusal, word for word.
-    @Test func aSampleQueryTheHandRouteDoesNotTakeIsRefusedAsEveryOther() async throws {
+    /// The sample and anchored queries' answers are written by hand; a request those routes do not take (another media
+    /// type, an `Accept` without JSON, a query that does not decode) gets the generated route's refusal, word for word.
+    @Test(arguments: [
+        ("/v1/queries/samples", #"{"type":"\#(steps.identifier)""#, #"{"samples":[]}"#, ""),
+        ("/v1/queries/anchored", #"{"queries":[{"type":"\#(steps.identifier)"}]"#, #"{"samples":[],"deletedObjects":[],"anchor":""#, "/queries/0"),
+    ])
+    func aQueryTheHandRouteDoesNotTakeIsRefusedAsEveryOther(path: String, open: String, answer: String, part: String) async throws {
         try await DaemonHarness.with { daemon in
             let token = try await daemon.connect("com.example.log", read: [steps])
-            let query = #"{"type":"\#(steps.identifier)"}"#
-            let fine = try await daemon.raw(.POST, "/v1/queries/samples", body: query, token: token)
-            #expect(fine.status == 200 && fine.header("content-type") == "application/json; charset=utf-8" && fine.body == #"{"samples":[]}"#)
-            let text = try await daemon.raw(.POST, "/v1/queries/samples", body: query, token: token, headers: [("content-type", "text/plain")])
+            let query = open + "}"
+            let fine = try await daemon.raw(.POST, path, body: query, token: token)
+            #expect(fine.status == 200 && fine.header("content-type") == "application/json; charset=utf-8" && fine.body.hasPrefix(answer), "\(fine.body)")
+            let text = try await daemon.raw(.POST, path, body: query, token: token, headers: [("content-type", "text/plain")])
             #expect(text.status == 415 && text.header("content-type") == "application/problem+json", "\(text.status) \(text.body)")
-            let xml = try await daemon.raw(.POST, "/v1/queries/samples", body: query, token: token,
+            let xml = try await daemon.raw(.POST, path, body: query, token: token,
                                            headers: [("content-type", "application/json"), ("accept", "application/xml")])
             #expect(xml.status == 406 && xml.header("content-type") == "application/problem+json", "\(xml.status) \(xml.body)")
-            let unknown = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"\#(steps.identifier)","colour":"red"}"#, token: token)
+            let unknown = try await daemon.raw(.POST, path, body: open + #","colour":"red"}"#, token: token)
             #expect(unknown.status == 400 && unknown.json["field"] as? String == "/colour", "\(unknown.body)")
-            let date = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"\#(steps.identifier)","startDate":"yesterday"}"#, token: token)
-            #expect(date.status == 400 && date.json["field"] as? String == "/startDate", "\(date.body)")
+            let type = try await daemon.raw(.POST, path, body: query.replacingOccurrences(of: #""\#(steps.identifier)""#, with: "7"), token: token)
+            #expect(type.status == 400 && type.json["field"] as? String == part + "/type", "\(type.body)")
         }
     }
 

@@ -94,6 +94,39 @@ struct SampleListJSONTests {
                 == samples.map(\.uuid))
     }
 
+    /// An anchored answer is a sample list with more members (deleted objects, the anchor): written after the list, and
+    /// read by the caller, a misread one named.
+    @Test func anAnchoredAnswerCarriesItsOtherMembers() throws {
+        let samples = Self.samples()
+        let deleted = [Components.Schemas.DeletedObject(uuid: UUID().uuidString, syncIdentifier: "sync/1", syncVersion: 3)]
+        let written = try SampleListJSON.encode(samples) { members in
+            try members.encoded("deletedObjects", deleted)
+            members.string("anchor", "AAEC")
+            members.integer("anchorValue", 42)
+        }
+        let list = WireSample.list(samples)
+        #expect(try Self.generatedDecoder().decode(Components.Schemas.AnchoredChanges.self, from: Data(written))
+                == .init(samples: list.samples, sources: list.sources, devices: list.devices, deletedObjects: deleted, anchor: "AAEC", anchorValue: 42))
+        var read: (deleted: [Components.Schemas.DeletedObject]?, anchor: String?, value: Int?)
+        func more(_ key: String, _ member: inout SampleListJSON.Member) throws -> Bool {
+            switch key {
+            case "deletedObjects": read.deleted = try member.decoded([Components.Schemas.DeletedObject].self)
+            case "anchor": read.anchor = try member.string()
+            case "anchorValue": read.value = try member.integer()
+            default: return false
+            }
+            return true
+        }
+        let back = try SampleListJSON.decode(written, more: more)
+        #expect(back.samples == list.samples && read.deleted == deleted && read.anchor == "AAEC" && read.value == 42)
+        let error = try #require(throws: WireFieldError.self) { try SampleListJSON.decode(Array(#"{"samples":[],"anchorValue":"x"}"#.utf8), more: more) }
+        #expect(error.field == "/anchorValue")
+        let inner = try #require(throws: WireFieldError.self) {
+            try SampleListJSON.decode(Array(#"{"samples":[],"deletedObjects":[{"uuid":1}]}"#.utf8), more: more)
+        }
+        #expect(inner.field == "/deletedObjects/0/uuid")
+    }
+
     /// Whitespace, escaped keys and `null` for an absent field read as the generated decoder reads them.
     @Test func anyValidSpellingReads() throws {
         let text = """

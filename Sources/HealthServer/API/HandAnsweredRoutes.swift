@@ -3,9 +3,10 @@ import HealthAPI
 import HTTPTypes
 import OpenAPIRuntime
 
-/// The generated routes, registered on `base` as they are, except `POST /v1/queries/samples`: an `HKSampleQuery` is the
-/// call apps make most, and its answer is written by ``SampleListJSON`` rather than by `JSONEncoder` and the generated
-/// `Encodable` code (the same JSON, at a fraction of the cost; BENCHMARKS.md). The query itself is decoded as the
+/// The generated routes, registered on `base` as they are, except the sample and anchored queries
+/// (`POST /v1/queries/samples`, `/v1/queries/anchored`): the calls apps make most, whose answers — lists of samples —
+/// are written by ``SampleListJSON`` rather than by `JSONEncoder` and the generated `Encodable` code (the same JSON, at a
+/// fraction of the cost; BENCHMARKS.md). The query itself is decoded as the
 /// generated code decodes it, and anything the hand route does not expect (another content type, an `Accept` without
 /// JSON, a body that does not decode) goes to the generated route, so a refusal is word for word the generated one.
 struct HandAnsweredRoutes<Base: ServerTransport>: ServerTransport {
@@ -15,29 +16,37 @@ struct HandAnsweredRoutes<Base: ServerTransport>: ServerTransport {
     let service: HealthAPIService
 
     func register(_ handler: @escaping Handler, method: HTTPRequest.Method, path: String) throws {
-        if method == .post, path == "/v1/queries/samples" {
-            try base.register(Self.sampleQuery(service, generated: handler), method: method, path: path)
-        } else {
-            try base.register(handler, method: method, path: path)
+        let service = service
+        let route: Handler = switch (method, path) {
+        case (.post, "/v1/queries/samples"):
+            Self.answered(Components.Schemas.SampleQuery.self, generated: handler) { try SampleListJSON.encode(try await service.sampleQuery($0)) }
+        case (.post, "/v1/queries/anchored"):
+            Self.answered(Components.Schemas.AnchoredQuery.self, generated: handler) { try await service.anchoredChangesJSON($0) }
+        default:
+            handler
         }
+        try base.register(route, method: method, path: path)
     }
 
-    private static func sampleQuery(_ service: HealthAPIService, generated: @escaping Handler) -> Handler {
+    /// A route that decodes its `Query` as the generated code does and answers with the JSON `answer` writes, handing
+    /// what it does not expect to the generated route.
+    private static func answered<Query: Decodable & Sendable>(_ type: Query.Type, generated: @escaping Handler,
+                                                              answer: @escaping @Sendable (Query) async throws -> [UInt8]) -> Handler {
         { request, body, metadata in
             guard let body, takesJSON(request.headerFields[.contentType]), acceptsJSON(request.headerFields[.accept]) else {
                 return try await generated(request, body, metadata)
             }
             let bytes = try await Data(collecting: body, upTo: .max)   // the body middleware has limited its size
-            let query: Components.Schemas.SampleQuery
+            let query: Query
             do {
-                query = try decoder().decode(Components.Schemas.SampleQuery.self, from: bytes)
+                query = try decoder().decode(Query.self, from: bytes)
             } catch {
                 return try await generated(request, HTTPBody(bytes), metadata)
             }
-            let list = try SampleListJSON.encode(try await service.sampleQuery(query))
+            let json = try await answer(query)
             var response = HTTPResponse(status: .ok)
             response.headerFields[.contentType] = "application/json; charset=utf-8"
-            return (response, HTTPBody(list))
+            return (response, HTTPBody(json))
         }
     }
 

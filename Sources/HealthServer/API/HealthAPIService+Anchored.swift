@@ -7,8 +7,29 @@ import OpenHealthKit
 /// `HKAnchoredObjectQuery` would answer. Anchors stay opaque: sealed by the store for this app, so an app learns from
 /// one nothing about rows it may not see, and one made for another app or another store is refused.
 extension HealthAPIService {
+    /// The generated route's answer; the daemon answers this operation by hand (``HandAnsweredRoutes``), with the same
+    /// changes written by `SampleListJSON`.
     func queryAnchoredObjects(_ input: Operations.QueryAnchoredObjects.Input) async throws -> Operations.QueryAnchoredObjects.Output {
         let query = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        let answer = try await anchoredChanges(query)
+        let list = WireSample.list(answer.samples)
+        return .ok(.init(body: .json(.init(samples: list.samples, sources: list.sources, devices: list.devices,
+                                           deletedObjects: answer.deleted.map(WireDeletedObject.wire), anchor: Self.anchorText(answer),
+                                           anchorValue: answer.integerAnchor))))
+    }
+
+    /// The changes an `HKAnchoredObjectQuery` asks for, written by hand as the API's `AnchoredChanges`.
+    func anchoredChangesJSON(_ query: Components.Schemas.AnchoredQuery) async throws -> [UInt8] {
+        let answer = try await anchoredChanges(query)
+        return try SampleListJSON.encode(answer.samples) { members in
+            try members.encoded("deletedObjects", answer.deleted.map(WireDeletedObject.wire))
+            members.string("anchor", Self.anchorText(answer))
+            members.integer("anchorValue", answer.integerAnchor)
+        }
+    }
+
+    /// What changed after the query's anchor, for the calling app.
+    private func anchoredChanges(_ query: Components.Schemas.AnchoredQuery) async throws -> AnchoredPlan.Answer {
         let parts = try Self.parts(query.queries)
         let anchor = try Self.anchor(query)
         let plan = AnchoredPlan(parts: parts, limit: query.limit.flatMap { $0 > 0 ? $0 : nil })
@@ -17,12 +38,13 @@ extension HealthAPIService {
             let answer = try await store.backend().anchoredChanges(plan, after: anchor)
             var counts = attempted
             for sample in answer.samples { counts[sample.sampleType.identifier, default: 0] += 1 }
-            let list = WireSample.list(answer.samples)
-            let changes = Components.Schemas.AnchoredChanges(
-                samples: list.samples, sources: list.sources, devices: list.devices, deletedObjects: answer.deleted.map(WireDeletedObject.wire),
-                anchor: answer.anchor.wireForm.sealed?.base64EncodedString() ?? "", anchorValue: answer.integerAnchor)
-            return (.ok(.init(body: .json(changes))), counts)
+            return (answer, counts)
         }
+    }
+
+    /// The opaque anchor an answer sends (its sealed form, base64).
+    private static func anchorText(_ answer: AnchoredPlan.Answer) -> String {
+        answer.anchor.wireForm.sealed?.base64EncodedString() ?? ""
     }
 
     /// The anchor a query starts after: its sealed `anchor`, its integer `anchorValue`, or none (from the start).

@@ -142,7 +142,28 @@ package struct RemoteBackend: HealthBackend {
 
     package func anchoredChanges(_ plan: AnchoredPlan, after anchor: HKQueryAnchor?) async throws -> AnchoredPlan.Answer {
         let query = try anchoredQuery(plan, after: anchor)
-        return try answer(try await call { try await client.queryAnchoredObjects(body: .json(query)).ok.body.json })
+        // Read by hand, as the sample query's answer (`SampleListJSON`).
+        let bytes = try await posted("/v1/queries/anchored", body: try Self.encoder().encode(query))
+        var deleted: [Components.Schemas.DeletedObject]?, sealed: String?, value: Int?
+        let list: Components.Schemas.SampleList
+        do {
+            list = try SampleListJSON.decode(bytes) { key, member in
+                switch key {
+                case "deletedObjects": deleted = try member.decoded([Components.Schemas.DeletedObject].self)
+                case "anchor": sealed = try member.string()
+                case "anchorValue": value = try member.integer()
+                default: return false
+                }
+                return true
+            }
+        } catch let error as WireFieldError {
+            throw unreadable(error.field, error.message)
+        }
+        guard let deleted else { throw unreadable("/deletedObjects", "is required") }
+        guard let sealed else { throw unreadable("/anchor", "is required") }
+        guard let value else { throw unreadable("/anchorValue", "is required") }
+        return try answer(.init(samples: list.samples, sources: list.sources, devices: list.devices, deletedObjects: deleted, anchor: sealed,
+                                anchorValue: value))
     }
 
     /// The API's anchored query for `plan` after `anchor`; a type the API does not carry fails here, saying so.
