@@ -238,8 +238,7 @@ package enum WireSample {
     private static func stored(_ wire: Sample, at pointer: String, parts: inout StoredParts) throws -> HKSample {
         func field(_ name: String, _ message: String) -> WireFieldError { WireFieldError("\(pointer)/\(name)", message) }
         guard let uuid = UUID(wireText: wire.uuid) else { throw field("uuid", "\"\(wire.uuid)\" is not a UUID") }
-        let metadata = try wire.metadata.map { try self.metadata($0.additionalProperties, at: pointer + "/metadata") }
-            .map { values in try values.mapValues { try HKMetadataValue(any: $0) } }
+        let metadata = try wire.metadata.map { try self.metadata($0.additionalProperties, at: pointer + "/metadata", units: &parts.units) }
         let device = try parts.device(of: wire, at: pointer)
         let revision = try parts.revision(of: wire, at: pointer)
         switch HKObjectType.type(forIdentifier: wire._type) {
@@ -482,17 +481,26 @@ package enum WireSample {
         return values.mapValues(metadataValue)
     }
 
+    /// Metadata as the initializers of the objects an app saves take it (and check it).
     static func metadata(_ values: [String: Components.Schemas.MetadataValue], at pointer: String) throws -> [String: Any] {
-        var result: [String: Any] = [:]
+        var units: [String: HKUnit] = [:]
+        return try metadata(values, at: pointer, units: &units).mapValues(\.anyValue)
+    }
+
+    /// Metadata as a stored object holds it, each unit looked up in (or added to) `units`.
+    static func metadata(_ values: [String: Components.Schemas.MetadataValue], at pointer: String, units: inout [String: HKUnit]) throws
+        -> [String: HKMetadataValue]
+    {
+        var result: [String: HKMetadataValue] = [:]
+        result.reserveCapacity(values.count)
         for (key, value) in values {
             switch value {
-            case .case1(let text): result[key] = text
+            case .case1(let text): result[key] = .string(text)
             // JSON has one kind of number; a whole one is an integer, as HKMetadataKeySyncVersion needs.
-            case .case2(let number):
-                result[key] = number.rounded() == number && abs(number) < 9.0e15 ? Int(number) as Any : number as Any
-            case .case3(let flag): result[key] = flag
-            case .Quantity(let quantity): result[key] = try self.quantity(quantity, at: "\(pointer)/\(key)")
-            case .MetadataDate(let date): result[key] = date.date
+            case .case2(let number): result[key] = number.rounded() == number && abs(number) < 9.0e15 ? .integer(Int(number)) : .double(number)
+            case .case3(let flag): result[key] = .bool(flag)
+            case .Quantity(let quantity): result[key] = .quantity(try self.quantity(quantity, at: "\(pointer)/\(key)", units: &units))
+            case .MetadataDate(let date): result[key] = .date(date.date)
             }
         }
         return result

@@ -124,8 +124,8 @@ enum WireWorkout {
     private static func metadata(_ values: [String: Components.Schemas.MetadataValue]?, at pointer: String,
                                  checking: Bool) throws -> [String: HKMetadataValue]? {
         guard let values else { return nil }
-        let raw = try WireSample.metadata(values, at: pointer)
-        if checking { return try MetadataValidation.validate(raw) }
-        return try raw.mapValues { try HKMetadataValue(any: $0) }
+        if checking { return try MetadataValidation.validate(try WireSample.metadata(values, at: pointer)) }
+        var units: [String: HKUnit] = [:]
+        return try WireSample.metadata(values, at: pointer, units: &units)
     }
 }

@@ -90,8 +90,10 @@ struct SampleListJSONTests {
         let written = try SampleListJSON.encode(samples)
         #expect(try Self.generatedDecoder().decode(Components.Schemas.SampleList.self, from: Data(written))
                 == .init(samples: list.samples, sources: list.sources, devices: list.devices))
-        #expect(try WireSample.stored(SampleListJSON.decode(written).samples, sources: list.sources, devices: list.devices).map(\.uuid)
-                == samples.map(\.uuid))
+        let back = try WireSample.stored(SampleListJSON.decode(written).samples, sources: list.sources, devices: list.devices)
+        #expect(back.map(\.uuid) == samples.map(\.uuid))
+        // Every kind of metadata value comes back as it was (the first sample has them all).
+        #expect(back[0].metadataValues == samples[0].metadataValues && back[0].metadataValues?.count == 11)
     }
 
     /// An anchored answer is a sample list with more members (deleted objects, the anchor): written after the list, and
