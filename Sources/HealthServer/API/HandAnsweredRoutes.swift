@@ -6,9 +6,9 @@ import OpenAPIRuntime
 /// The generated routes, registered on `base` as they are, except the sample and anchored queries
 /// (`POST /v1/queries/samples`, `/v1/queries/anchored`): the calls apps make most, whose answers — lists of samples —
 /// are written by ``SampleListJSON`` rather than by `JSONEncoder` and the generated `Encodable` code (the same JSON, at a
-/// fraction of the cost; BENCHMARKS.md). The query itself is decoded as the
-/// generated code decodes it, and anything the hand route does not expect (another content type, an `Accept` without
-/// JSON, a body that does not decode) goes to the generated route, so a refusal is word for word the generated one.
+/// fraction of the cost; BENCHMARKS.md). The query itself is decoded as the generated code decodes it, and anything a
+/// hand route does not expect (another content type, an `Accept` without JSON, a body that does not decode) goes to the
+/// generated route, so a refusal is word for word the generated one.
 struct HandAnsweredRoutes<Base: ServerTransport>: ServerTransport {
     typealias Handler = @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
 
