@@ -49,6 +49,27 @@ package struct ExactDateTranscoder: DateTranscoder {
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// A `JSONEncoder` writing dates as the generated code does (through this transcoder), keys sorted and slashes
+    /// unescaped as the daemon writes them: for the JSON the generated coders do not write themselves.
+    package static func jsonEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let dates = ExactDateTranscoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(try dates.encode(date))
+        }
+        return encoder
+    }
+
+    /// A `JSONDecoder` reading dates as the generated code does (through this transcoder).
+    package static func jsonDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        let dates = ExactDateTranscoder()
+        decoder.dateDecodingStrategy = .custom { decoder in try dates.decode(try decoder.singleValueContainer().decode(String.self)) }
+        return decoder
+    }
+
     /// 2001-01-01 in seconds from 1970.
     static let referenceFrom1970 = 978_307_200
     /// The first instant of the year 1 and of the year 10000, in seconds from 2001.

@@ -18,18 +18,6 @@ package enum SampleListJSON {
 
     // MARK: - Writing
 
-    /// The list as JSON text.
-    package static func encode(_ list: SampleList) throws -> [UInt8] {
-        var writer = JSONWriter(capacity: 64 + list.samples.count * 260)
-        var parts = Parts()
-        writer.raw("{")
-        writer.key("samples")
-        try writer.array(list.samples) { sample, writer in try write(sample, to: &writer, parts: &parts) }
-        write(devices: list.devices, sources: list.sources, to: &writer)
-        writer.raw("}")
-        return writer.bytes
-    }
-
     /// The list of `samples` (as `WireSample.list` makes it) written straight from the objects: a quantity or category
     /// sample without the API's intermediate value, any other kind through it. Each source revision and device is
     /// written once, in `sources` and `devices`, after the samples that name them.
@@ -52,7 +40,14 @@ package enum SampleListJSON {
                 try write(WireSample.wire(sample, carrying: false, sourceIndex: sourceIndex, deviceIndex: deviceIndex), to: &writer, parts: &parts)
             }
         }
-        write(devices: devices.parts.isEmpty ? nil : devices.parts, sources: sources.parts.isEmpty ? nil : sources.parts, to: &writer)
+        if !devices.parts.isEmpty {
+            writer.next("devices")
+            writer.array(devices.parts) { device, writer in write(device, to: &writer) }
+        }
+        if !sources.parts.isEmpty {
+            writer.next("sources")
+            writer.array(sources.parts) { source, writer in write(source, to: &writer) }
+        }
         var members = Members(writer: writer, parts: parts)
         try more(&members)
         members.writer.raw("}")
@@ -78,18 +73,6 @@ package enum SampleListJSON {
         package mutating func encoded(_ key: StaticString, _ value: some Encodable) throws {
             writer.next(key)
             try parts.encoded(value, to: &writer)
-        }
-    }
-
-    /// After a list's samples: its devices and sources (each left out when nil).
-    private static func write(devices: [Components.Schemas.Device]?, sources: [Components.Schemas.Source]?, to writer: inout JSONWriter) {
-        if let devices {
-            writer.next("devices")
-            writer.array(devices) { device, writer in write(device, to: &writer) }
-        }
-        if let sources {
-            writer.next("sources")
-            writer.array(sources) { source, writer in write(source, to: &writer) }
         }
     }
 
@@ -129,16 +112,7 @@ package enum SampleListJSON {
     /// What the samples of one list share while written: the date writer, the encoder for compound fields.
     fileprivate struct Parts {
         let dates = ExactDateTranscoder()
-        lazy var encoder: JSONEncoder = {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let dates = dates
-            encoder.dateEncodingStrategy = .custom { date, encoder in
-                var container = encoder.singleValueContainer()
-                try container.encode(try dates.encode(date))
-            }
-            return encoder
-        }()
+        lazy var encoder = ExactDateTranscoder.jsonEncoder()
 
         /// The last date written and its text: a point sample's end is its start, and a list's samples often share dates.
         private var last: (date: Date, text: String)?
@@ -285,7 +259,7 @@ package enum SampleListJSON {
                 try reader.end()
             }
         } catch let error as Misread {
-            throw WireFieldError(error.path.map { "/" + JSONPointerEscape.token($0) }.joined(), error.message)
+            throw WireFieldError(error.path.isEmpty ? "" : JSONPointer.to(error.path), error.message)
         }
         guard let samples else { throw WireFieldError("/samples", "is required") }
         return SampleList(samples: samples, sources: sources, devices: devices)
@@ -342,14 +316,7 @@ package enum SampleListJSON {
     /// What reading one list needs more than once: the decoder of compound fields, the dates' reader.
     fileprivate struct Decoding {
         let dates = ExactDateTranscoder()
-        lazy var decoder: JSONDecoder = {
-            let decoder = JSONDecoder()
-            let dates = dates
-            decoder.dateDecodingStrategy = .custom { decoder in
-                try dates.decode(try decoder.singleValueContainer().decode(String.self))
-            }
-            return decoder
-        }()
+        lazy var decoder = ExactDateTranscoder.jsonDecoder()
 
         /// A compound field through its generated `Decodable` code.
         mutating func decoded<Value: Decodable>(_ type: Value.Type, _ reader: inout JSONReader) throws -> Value {
@@ -521,12 +488,5 @@ package enum SampleListJSON {
             }
         }
         return device
-    }
-}
-
-/// A key as one token of a JSON pointer (RFC 6901): `~` and `/` escaped.
-enum JSONPointerEscape {
-    static func token(_ key: String) -> String {
-        key.contains("~") || key.contains("/") ? key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") : key
     }
 }

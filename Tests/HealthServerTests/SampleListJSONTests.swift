@@ -10,21 +10,19 @@ import Testing
 struct SampleListJSONTests {
     static let start = Date(timeIntervalSinceReferenceDate: 815_000_000.123_456_7)
 
-    /// Every kind of sample field: a quantity with every kind of metadata value (strings needing escapes among them),
-    /// a category sample, a series summary, a workout and a correlation (their fields spliced in from the generated
-    /// code), devices and sources in the list and carried by a sample.
+    /// The list of ``samples()``, one of whose samples carries its source and device itself (as a correlation's member
+    /// does, or an older daemon's sample), for the reader.
     static func list() -> Components.Schemas.SampleList {
         var list = WireSample.list(samples())
-        list.samples[1].count = 3
-        list.samples[1].series = .init(minimum: .init(value: 58, unit: "count/min"), maximum: .init(value: 63.5, unit: "count/min"),
-                                       mostRecent: .init(value: 60, unit: "count/min"), mostRecentStartDate: start, mostRecentEndDate: start.addingTimeInterval(1))
         list.samples[2].source = .init(name: "Sleep", bundleIdentifier: "com.example.sleep", version: nil, productType: nil, operatingSystemVersion: nil)
         list.samples[2].sourceIndex = nil
         list.samples[2].device = .init(name: "Bed")
         return .init(samples: list.samples, sources: list.sources, devices: list.devices)
     }
 
-    /// The objects behind ``list()``, and a series sample of three values.
+    /// Every kind of sample field: a quantity with every kind of metadata value (strings needing escapes among them),
+    /// a category sample, a series summary, a workout and a correlation (their fields spliced in from the generated
+    /// code), devices and sources.
     static func samples() -> [HKSample] {
         let heart = HKQuantityType(.heartRate), perMinute = HKUnit.count().unitDivided(by: .minute())
         let watch = HKDevice(name: "Watch \"Ultra\"\n", manufacturer: "Acme/Apple", model: "W\u{1}2", hardwareVersion: "2", firmwareVersion: nil,
@@ -48,43 +46,30 @@ struct SampleListJSONTests {
                                          start: start, end: start)
         let pressure = HKCorrelation(type: HKCorrelationType(.bloodPressure), start: start, end: start, objects: [systolic, diastolic])
         let run = HKWorkout(activityType: .running, start: start, end: start.addingTimeInterval(1800))
-        let series = HKQuantitySample.make(type: heart, quantity: HKQuantity(unit: perMinute, doubleValue: 61), start: start, end: start.addingTimeInterval(3),
-                                           count: 3, uuid: UUID(), metadata: nil, sourceRevision: revision, device: watch)
+        func beats(_ value: Double) -> HKQuantity { HKQuantity(unit: perMinute, doubleValue: value) }
+        let series = HKDiscreteQuantitySample(
+            type: heart, average: beats(61),
+            series: .init(minimum: beats(58), maximum: beats(63.5), mostRecent: beats(60), mostRecentDateInterval: DateInterval(start: start, duration: 1)),
+            start: start, end: start.addingTimeInterval(3), count: 3, uuid: UUID(), metadata: nil, sourceRevision: revision, device: watch)
         return [reading, plain, sleep, pressure, run, series]
     }
 
-    static func generatedEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(try ExactDateTranscoder().encode(date))
-        }
-        return encoder
-    }
+    static func generatedEncoder() -> JSONEncoder { ExactDateTranscoder.jsonEncoder() }
 
-    static func generatedDecoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in try ExactDateTranscoder().decode(try decoder.singleValueContainer().decode(String.self)) }
-        return decoder
-    }
-
-    @Test func theGeneratedCodeReadsWhatTheHandWrites() throws {
-        let list = Self.list()
-        let written = try SampleListJSON.encode(list)
-        #expect(try Self.generatedDecoder().decode(Components.Schemas.SampleList.self, from: Data(written)) == list)
-    }
+    static func generatedDecoder() -> JSONDecoder { ExactDateTranscoder.jsonDecoder() }
 
     @Test func theHandReadsWhatTheGeneratedCodeWrites() throws {
         let list = Self.list()
         let written = try Self.generatedEncoder().encode(list)
         #expect(try SampleListJSON.decode(Array(written)) == list)
         // And its own writing, which is the same JSON.
-        #expect(try SampleListJSON.decode(SampleListJSON.encode(list)) == list)
+        let samples = Self.samples(), own = WireSample.list(samples)
+        #expect(try SampleListJSON.decode(SampleListJSON.encode(samples)) == .init(samples: own.samples, sources: own.sources, devices: own.devices))
     }
 
-    /// The daemon writes its samples straight from the objects: the generated code reads the list `WireSample.list` makes.
-    @Test func samplesWrittenFromTheObjectsAreTheirList() throws {
+    /// The daemon writes its samples straight from the objects: the generated code reads the list `WireSample.list` makes
+    /// (a series summary and the fields spliced in included), and the hand reader gives back the objects.
+    @Test func theGeneratedCodeReadsWhatTheHandWrites() throws {
         let samples = Self.samples()
         let list = WireSample.list(samples)
         let written = try SampleListJSON.encode(samples)
@@ -173,11 +158,17 @@ struct SampleListJSONTests {
             let text = String((0..<Int.random(in: 0..<12, using: &generator)).map { _ in characters.randomElement(using: &generator)! })
             let number = Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator))
             let value = number.isFinite ? number : Double.random(in: -1e6...1e6, using: &generator)
-            let list = Components.Schemas.SampleList(samples: [.init(
-                uuid: text, _type: text, startDate: Self.start, endDate: Self.start, quantity: .init(value: value, unit: text),
-                metadata: .init(additionalProperties: [text: .case1(text), text + "n": .case2(value)]))])
-            #expect(try SampleListJSON.decode(SampleListJSON.encode(list)) == list)
-            #expect(try Self.generatedDecoder().decode(Components.Schemas.SampleList.self, from: Data(SampleListJSON.encode(list))) == list)
+            let sample = HKQuantitySample.make(type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: value),
+                                               start: Self.start, end: Self.start, uuid: UUID(), metadata: [text: .string(text), text + "n": .double(value)],
+                                               sourceRevision: HKSourceRevision(source: HKSource(name: text, bundleIdentifier: text), version: text),
+                                               device: HKDevice(name: text, manufacturer: nil, model: nil, hardwareVersion: nil, firmwareVersion: nil,
+                                                                softwareVersion: nil, localIdentifier: nil, udiDeviceIdentifier: nil))
+            let written = try SampleListJSON.encode([sample])
+            let list = WireSample.list([sample])
+            #expect(list.samples[0].metadata?.additionalProperties == [text: .case1(text), text + "n": .case2(value)])
+            #expect(try SampleListJSON.decode(written) == .init(samples: list.samples, sources: list.sources, devices: list.devices))
+            #expect(try Self.generatedDecoder().decode(Components.Schemas.SampleList.self, from: Data(written))
+                    == .init(samples: list.samples, sources: list.sources, devices: list.devices))
         }
     }
 
@@ -195,8 +186,9 @@ struct SampleListJSONTests {
 
     /// JSON has no text for infinity or NaN: writing one fails rather than send what no reader takes.
     @Test func aNumberJSONCannotWriteIsAnError() {
-        let list = Components.Schemas.SampleList(samples: [.init(uuid: "u", _type: "t", startDate: Self.start, endDate: Self.start,
-                                                                 quantity: .init(value: .infinity, unit: "count"))])
-        #expect(throws: JSONWriter.NotFinite.self) { try SampleListJSON.encode(list) }
+        let sample = HKQuantitySample.make(type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: 1), start: Self.start,
+                                           end: Self.start, uuid: UUID(), metadata: ["ratio": .double(.infinity)], sourceRevision: HKSourceRevision(source: HKSource(name: "Steps", bundleIdentifier: "com.example.steps"), version: nil),
+                                           device: nil)
+        #expect(throws: JSONWriter.NotFinite.self) { try SampleListJSON.encode([sample]) }
     }
 }

@@ -39,7 +39,7 @@ struct HandAnsweredRoutes<Base: ServerTransport>: ServerTransport {
             let bytes = try await Data(collecting: body, upTo: .max)   // the body middleware has limited its size
             let query: Query
             do {
-                query = try decoder().decode(Query.self, from: bytes)
+                query = try ExactDateTranscoder.jsonDecoder().decode(Query.self, from: bytes)
             } catch {
                 return try await generated(request, HTTPBody(bytes), metadata)
             }
@@ -48,14 +48,6 @@ struct HandAnsweredRoutes<Base: ServerTransport>: ServerTransport {
             response.headerFields[.contentType] = "application/json; charset=utf-8"
             return (response, HTTPBody(json))
         }
-    }
-
-    /// A decoder as the generated code's: dates through the exact date transcoder.
-    private static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        let dates = ExactDateTranscoder()
-        decoder.dateDecodingStrategy = .custom { decoder in try dates.decode(try decoder.singleValueContainer().decode(String.self)) }
-        return decoder
     }
 
     /// No `Content-Type` (the generated code takes JSON then), or JSON's.

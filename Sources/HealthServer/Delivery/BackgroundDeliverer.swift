@@ -123,13 +123,7 @@ struct BackgroundDeliverer: Service {
                         now: Date = Date()) throws -> HTTPClientRequest {
         let notice = Components.Schemas.BackgroundDeliveryNotice(id: delivery.id, types: delivery.types, queuedAt: delivery.createdAt,
                                                                   attempt: attempt)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(try ExactDateTranscoder().encode(date))
-        }
-        let body = try encoder.encode(notice)
+        let body = try ExactDateTranscoder.jsonEncoder().encode(notice)
         let time = Int(now.timeIntervalSince1970)
         var request = HTTPClientRequest(url: callback.url.absoluteString)
         request.method = .POST

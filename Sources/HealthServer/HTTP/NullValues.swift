@@ -1,4 +1,5 @@
 import Foundation
+import HealthAPI
 import HealthModel
 import Hummingbird
 

@@ -1,4 +1,5 @@
 import Foundation
+import HealthAPI
 import Hummingbird
 
 /// The limits the API document sets on request bodies — string lengths, array sizes, number ranges — checked before a

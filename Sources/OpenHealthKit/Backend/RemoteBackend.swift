@@ -134,7 +134,7 @@ package struct RemoteBackend: HealthBackend {
             _type: type.identifier, limit: limit ?? 0, predicate: try filter.map(WirePredicate.wire),
             sort: order.isEmpty ? nil : order.map { .init(key: .init(rawValue: $0.key.rawValue) ?? .startDate, ascending: $0.ascending) })
         // The call apps make most goes around the generated client: its answer is read by hand (`SampleListJSON`).
-        let answer = try await posted("/v1/queries/samples", body: try Self.encoder().encode(query))
+        let answer = try await posted("/v1/queries/samples", body: try ExactDateTranscoder.jsonEncoder().encode(query))
         let list: Components.Schemas.SampleList
         do { list = try SampleListJSON.decode(answer) } catch let error as WireFieldError { throw unreadable(error.field, error.message) }
         return try stored(list.samples, sources: list.sources, devices: list.devices)
@@ -143,7 +143,7 @@ package struct RemoteBackend: HealthBackend {
     package func anchoredChanges(_ plan: AnchoredPlan, after anchor: HKQueryAnchor?) async throws -> AnchoredPlan.Answer {
         let query = try anchoredQuery(plan, after: anchor)
         // Read by hand, as the sample query's answer (`SampleListJSON`).
-        let bytes = try await posted("/v1/queries/anchored", body: try Self.encoder().encode(query))
+        let bytes = try await posted("/v1/queries/anchored", body: try ExactDateTranscoder.jsonEncoder().encode(query))
         var deleted: [Components.Schemas.DeletedObject]?, sealed: String?, value: Int?
         let list: Components.Schemas.SampleList
         do {
@@ -527,17 +527,6 @@ package struct RemoteBackend: HealthBackend {
                                  retryAfter: response.headers.first(name: "retry-after"))
         }
         return data
-    }
-
-    /// An encoder as the generated client's: dates through the exact date transcoder.
-    private static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        let dates = ExactDateTranscoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(try dates.encode(date))
-        }
-        return encoder
     }
 
     /// Runs one generated-client call, turning what the transport and the middlewares throw into `HKError`.
