@@ -45,8 +45,9 @@ let package = Package(
                 "HealthModel", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the export import's bulk inserts (bound without GRDB's per-row arguments).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                // Sealing the anchors apps get (AES-GCM, HMAC).
+                // Sealing the anchors apps get (AES-GCM, HMAC), and an encrypted store's pages; scrypt for its passphrase.
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

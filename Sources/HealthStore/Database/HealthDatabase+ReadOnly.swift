@@ -26,7 +26,7 @@ extension HealthDatabase {
 
     /// The path to open a read-only store with: through its write-ahead log when one holds transactions,
     /// `immutable` otherwise.
-    static func readOnlyPath(_ directory: URL) throws -> String {
+    static func readOnlyPath(_ directory: URL, cipherID: String?) throws -> String {
         let file = directory.appendingPathComponent("health.sqlite").path
         let log = (try? FileManager.default.attributesOfItem(atPath: file + "-wal")[.size] as? Int) ?? 0
         if log > 0 {
@@ -34,15 +34,13 @@ extension HealthDatabase {
                 throw HKError(.errorDatabaseInaccessible,
                               "the store in \(directory.path) is read-only and its last changes, in health.sqlite-wal, cannot be read without the health.sqlite-shm file that was beside it; copy the folder somewhere writable and open the copy")
             }
-            return file
+            return connectionPath(file, cipherID: cipherID)
         }
         guard sqlite3_compileoption_used("USE_URI") != 0 || sqlite3_compileoption_used("ENABLE_URI") != 0 else {
             throw HKError(.errorDatabaseInaccessible,
                           "the store in \(directory.path) is read-only, and this SQLite (built without URI file names) cannot open it so; copy the folder somewhere writable and open the copy")
         }
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#%")
-        return "file:\(file.addingPercentEncoding(withAllowedCharacters: allowed) ?? file)?immutable=1"
+        return connectionPath(file, cipherID: cipherID, immutable: true)
     }
 
     /// Checks that a read-only store can be read as it is: it holds a store whose migrations have all run, since

@@ -9,6 +9,8 @@ import Synchronization
 package final class HealthDatabase: Sendable {
     package let writer: DatabasePool
     package let directory: URL
+    /// The key of an encrypted store, with the pages that failed to open; nil for a plain store.
+    private let cipher: EncryptedFiles.Entry?
     /// The store's secrets, once read.
     private let secrets = Mutex<[String: Data]>([:])
     /// Whether the store was opened read-only, its folder or files not writable (see `HealthDatabase+ReadOnly`):
@@ -20,15 +22,24 @@ package final class HealthDatabase: Sendable {
     /// `migratingStepByStep` builds a new one migration by migration instead (for that test). A store that cannot be
     /// written is opened read-only, and neither created, migrated nor repaired.
     package init(directory: URL, migratingStepByStep: Bool = false) throws {
+        // An encrypted store needs its key in this process first (from `StoreEncryption.unlock` or the environment).
+        let cipherID = try StoreEncryption.cipherID(for: directory)
+        cipher = cipherID.flatMap(StoreEncryption.entry)
+        var failure: String? { cipherID.flatMap(StoreEncryption.entry)?.takeFailure() }
         do {
             isReadOnly = Self.isReadOnly(directory)
             self.directory = directory
             var configuration = Configuration()
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(10)
+            if cipherID != nil {
+                EncryptingVFS.register()
+                // Sorts, temporary tables and statement journals stay in memory: a temporary file would be in clear.
+                configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
+            }
             if isReadOnly {
                 configuration.readonly = true
-                writer = try DatabasePool(path: try Self.readOnlyPath(directory), configuration: configuration)
+                writer = try DatabasePool(path: try Self.readOnlyPath(directory, cipherID: cipherID), configuration: configuration)
                 try checkReadableAsItIs()
                 return
             }
@@ -41,7 +52,8 @@ package final class HealthDatabase: Sendable {
                     throw HKError(.errorDatabaseInaccessible, "cannot create the store at \(path)")
                 }
             }
-            writer = try DatabasePool(path: path, configuration: configuration)
+            if let cipherID { try Self.initializeEncrypted(path, cipherID: cipherID) }
+            writer = try DatabasePool(path: Self.connectionPath(path, cipherID: cipherID), configuration: configuration)
             if !migratingStepByStep { try createIfEmpty() }
             try HealthDatabase.migrator.migrate(writer)
             try restoreSampleIndexes()
@@ -49,6 +61,7 @@ package final class HealthDatabase: Sendable {
                 try writer.write { try HealthDatabase.registerSampleTypes(in: $0) }
             }
         } catch let error as DatabaseError {
+            if let failure { throw Self.tampered(directory, failure) }
             throw HKError(.errorDatabaseInaccessible, "cannot open the store at \(directory.path): \(error.message ?? "SQLite error \(error.resultCode)")")
         } catch let error as CocoaError {
             throw HKError(.errorDatabaseInaccessible, "cannot create the store folder \(directory.path): \(FileProblem(error))")
@@ -106,20 +119,20 @@ package final class HealthDatabase: Sendable {
 
     /// Reads in a snapshot; SQLite failures become `HKError(.errorDatabaseInaccessible)`, HealthKit's error for them.
     package func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.read(body) } catch let error as DatabaseError { throw Self.inaccessible(error) }
+        do { return try writer.read(body) } catch let error as DatabaseError { throw inaccessible(error) }
     }
 
     /// Runs one statement outside any transaction (a single statement is atomic by itself): for the reads of one row
     /// made on every request (a token), where BEGIN and COMMIT would be most of the work. Never for several statements
     /// whose answers must agree.
     package func readOneStatement<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.unsafeRead(body) } catch let error as DatabaseError { throw Self.inaccessible(error) }
+        do { return try writer.unsafeRead(body) } catch let error as DatabaseError { throw inaccessible(error) }
     }
 
     /// Writes in one transaction, rolled back if `body` throws; SQLite failures become `errorDatabaseInaccessible`.
     package func write<T>(_ body: (Database) throws -> T) throws -> T {
         guard !isReadOnly else { throw readOnlyError }
-        do { return try writer.write(body) } catch let error as DatabaseError { throw Self.inaccessible(error) }
+        do { return try writer.write(body) } catch let error as DatabaseError { throw inaccessible(error) }
     }
 
     /// Writes in one transaction, as `write` does, with SQLite's foreign-key checks off: for bulk inserts whose
@@ -138,7 +151,7 @@ package final class HealthDatabase: Sendable {
                 }
                 return result!
             }
-        } catch let error as DatabaseError { throw Self.inaccessible(error) }
+        } catch let error as DatabaseError { throw inaccessible(error) }
     }
 
     /// The store's random 256-bit secret named `name`, made on first use and kept in the store (one per store, the
@@ -157,9 +170,16 @@ package final class HealthDatabase: Sendable {
         return value
     }
 
-    private static func inaccessible(_ error: DatabaseError) -> HKError {
+    private func inaccessible(_ error: DatabaseError) -> HKError {
+        if let failure = cipher?.takeFailure() { return Self.tampered(directory, failure) }
+        return HKError(.errorDatabaseInaccessible,
+                       "the store could not be read or written: SQLite error \(error.resultCode)\(error.message.map { ": \($0)" } ?? "")")
+    }
+
+    /// The error of an encrypted store's page that does not open: reported, never read as data.
+    private static func tampered(_ directory: URL, _ failure: String) -> HKError {
         HKError(.errorDatabaseInaccessible,
-                "the store could not be read or written: SQLite error \(error.resultCode)\(error.message.map { ": \($0)" } ?? "")")
+                "the store in \(directory.path) is damaged or was altered: \(failure) does not authenticate, so nothing was read from it")
     }
 
     /// The schema, one migration per change, in order. Never edit a shipped migration: add one.

@@ -1,0 +1,157 @@
+package import Foundation
+import Crypto
+import HealthModel
+import Synchronization
+
+/// What unlocks an encrypted store: the person's passphrase, or the key file the store was also wrapped for.
+package enum StoreUnlock: Sendable {
+    case passphrase(String)
+    case keyFile(URL)
+}
+
+/// Encrypted stores: making one, unlocking one for this process, changing its passphrase.
+///
+/// A store is encrypted when its folder holds `health.key` (`StoreKeyFile`). Opening one needs its data key, which this
+/// process has once the store is unlocked: by `unlock(_:with:)` (the CLI asks for the passphrase), or else from the
+/// environment — `OPENHEALTHKIT_PASSPHRASE`, or `OPENHEALTHKIT_KEY_FILE` naming a key file — for scripts and for unmodified
+/// HealthKit code that opens the store embedded. The data key then stays in this process's memory (never in a file name,
+/// an error or a log) and every connection to the store reads and writes through `EncryptingVFS`.
+package enum StoreEncryption {
+    package static let passphraseVariable = "OPENHEALTHKIT_PASSPHRASE"
+    package static let keyFileVariable = "OPENHEALTHKIT_KEY_FILE"
+
+    /// The stores unlocked in this process, by folder: the id their connections name the key by.
+    private static let unlocked = Mutex<[String: String]>([:])
+
+    private static func folderKey(_ directory: URL) -> String { directory.standardizedFileURL.resolvingSymlinksInPath().path }
+
+    /// Whether the store in `directory` is encrypted (has a key file).
+    package static func isEncrypted(_ directory: URL) -> Bool {
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent(StoreKeyFile.fileName).path)
+    }
+
+    /// Makes `directory` an encrypted store: a new data key, wrapped by `passphrase` (and by the contents of `keyFile`,
+    /// when given), written to its key file before any page exists. The folder must hold no store yet. The store is left
+    /// unlocked in this process; `HealthDatabase(directory:)` then creates its database.
+    package static func create(_ directory: URL, passphrase: String, keyFile: URL? = nil,
+                               scrypt: StoreKeyFileParameters = .standard) throws {
+        let database = directory.appendingPathComponent("health.sqlite")
+        if let size = try? FileManager.default.attributesOfItem(atPath: database.path)[.size] as? Int, size > 0 {
+            throw HKError(.errorInvalidArgument, "there is already a store in \(directory.path); `health encrypt` encrypts an existing one")
+        }
+        guard !isEncrypted(directory) else {
+            throw HKError(.errorInvalidArgument, "the store in \(directory.path) is already encrypted")
+        }
+        let keyFileContents = try keyFile.map(readKeyFile)
+        let (file, dataKey) = try StoreKeyFile.create(passphrase: passphrase, keyFile: keyFileContents, scrypt: scrypt.parameters)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw HKError(.errorDatabaseInaccessible, "cannot create the store folder \(directory.path): \(FileProblem(error))")
+        }
+        try file.save(to: directory)
+        remember(directory, dataKey)
+    }
+
+    /// Unlocks the store in `directory` for this process: checks `unlock` against its key file and keeps the data key.
+    /// A wrong passphrase or key file is an `errorDatabaseInaccessible` that says so; nothing is opened.
+    package static func unlock(_ directory: URL, with unlock: StoreUnlock) throws {
+        guard let file = try StoreKeyFile.load(from: directory) else {
+            throw HKError(.errorInvalidArgument, "the store in \(directory.path) is not encrypted")
+        }
+        remember(directory, try dataKey(of: file, in: directory, unlock))
+    }
+
+    /// Whether this process has the key of the store in `directory`.
+    package static func isUnlocked(_ directory: URL) -> Bool { unlocked.withLock { $0[folderKey(directory)] != nil } }
+
+    /// Forgets the key of the store in `directory` in this process.
+    package static func forget(_ directory: URL) {
+        if let id = unlocked.withLock({ $0.removeValue(forKey: folderKey(directory)) }) { EncryptedFiles.shared.remove(id) }
+    }
+
+    /// Wraps the store's data key by `newPassphrase`, proving the old one (or the key file) first. The pages are not
+    /// touched: only the key file is replaced, all at once.
+    package static func changePassphrase(of directory: URL, from current: StoreUnlock, to newPassphrase: String,
+                                         scrypt: StoreKeyFileParameters = .standard) throws {
+        guard let file = try StoreKeyFile.load(from: directory) else {
+            throw HKError(.errorInvalidArgument, "the store in \(directory.path) is not encrypted")
+        }
+        let dataKey = try dataKey(of: file, in: directory, current)
+        try file.rewrapped(dataKey, passphrase: newPassphrase, scrypt: scrypt.parameters).save(to: directory)
+    }
+
+    /// The id under which the key of the store in `directory` is registered with the VFS, unlocking it from the
+    /// environment when this process has not; nil for a plain store.
+    static func cipherID(for directory: URL) throws -> String? {
+        if let id = unlocked.withLock({ $0[folderKey(directory)] }) { return id }
+        guard isEncrypted(directory) else {
+            try checkNotEncryptedWithoutKey(directory)
+            return nil
+        }
+        let environment = ProcessInfo.processInfo.environment
+        if let passphrase = environment[passphraseVariable], !passphrase.isEmpty {
+            try unlock(directory, with: .passphrase(passphrase))
+        } else if let keyFile = environment[keyFileVariable], !keyFile.isEmpty {
+            try unlock(directory, with: .keyFile(URL(fileURLWithPath: keyFile)))
+        } else {
+            throw HKError(.errorDatabaseInaccessible,
+                          "the store in \(directory.path) is encrypted: give its passphrase (\(passphraseVariable), or the prompt of `health`) or its key file (\(keyFileVariable))")
+        }
+        return unlocked.withLock { $0[folderKey(directory)] }
+    }
+
+    /// The entry of an unlocked store's key, for the failures its pages report.
+    static func entry(_ id: String) -> EncryptedFiles.Entry? { EncryptedFiles.shared.entry(id) }
+
+    /// A database that is not SQLite's in a folder without a key file is an encrypted store that lost its key file.
+    private static func checkNotEncryptedWithoutKey(_ directory: URL) throws {
+        let path = directory.appendingPathComponent("health.sqlite").path
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? handle.close() }
+        let start = (try? handle.read(upToCount: 16)) ?? Data()
+        if start.count == 16, Array(start) != PageCipher.sqliteMagic {
+            throw HKError(.errorDatabaseInaccessible,
+                          "the store in \(directory.path) is encrypted, and its key file \(StoreKeyFile.fileName) is missing from the folder: put back the copy kept with your backups")
+        }
+    }
+
+    private static func remember(_ directory: URL, _ dataKey: SymmetricKey) {
+        let id = EncryptedFiles.shared.register(dataKey)
+        let previous = unlocked.withLock { all in
+            defer { all[folderKey(directory)] = id }
+            return all[folderKey(directory)]
+        }
+        // Connections opened with the previous id keep its entry (they hold it); new ones use the new id.
+        _ = previous
+    }
+
+    private static func dataKey(of file: StoreKeyFile, in directory: URL, _ unlock: StoreUnlock) throws -> SymmetricKey {
+        switch unlock {
+        case .passphrase(let passphrase):
+            do { return try file.dataKey(passphrase: passphrase) } catch let error as HKError where error.code == .errorDatabaseInaccessible {
+                throw HKError(.errorDatabaseInaccessible, "cannot unlock the store in \(directory.path): \(error.message)")
+            }
+        case .keyFile(let url):
+            let contents = try readKeyFile(url)
+            do { return try file.dataKey(keyFile: contents) } catch let error as HKError where error.code == .errorDatabaseInaccessible {
+                throw HKError(.errorDatabaseInaccessible, "cannot unlock the store in \(directory.path) with \(url.path): \(error.message)")
+            }
+        }
+    }
+
+    private static func readKeyFile(_ url: URL) throws -> Data {
+        guard let contents = FileManager.default.contents(atPath: url.path) else {
+            throw HKError(.errorDatabaseInaccessible, "the key file \(url.path) is missing or cannot be read")
+        }
+        return contents
+    }
+}
+
+/// The cost of the key derivation of a new passphrase: `standard` for people; tests use `fast`.
+package struct StoreKeyFileParameters: Sendable {
+    let parameters: StoreKeyFile.ScryptParameters
+    package static let standard = StoreKeyFileParameters(parameters: .standard)
+    /// scrypt at 2^10: fast enough for tests, far too weak for a person's store.
+    package static let fast = StoreKeyFileParameters(parameters: StoreKeyFile.ScryptParameters(n: 1 << 10, r: 8, p: 1))
+}
