@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "OpenHealthKitUITests", dependencies: ["OpenHealthKitUI"], swiftSettings: strictSettings),
         .testTarget(
             name: "HealthCLITests",
-            dependencies: ["HealthCLI", "OpenHealthKit", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["HealthCLI", "OpenHealthKit", "HealthStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .testTarget(

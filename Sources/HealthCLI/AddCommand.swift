@@ -43,6 +43,7 @@ struct AddCommand: AsyncParsableCommand {
         }
         let from = try start.map { try DateArgument.instant($0, option: "--start") } ?? Date()
         let to = try end.map { try DateArgument.instant($0, option: "--end") } ?? from
+        try store.unlockIfEncrypted()
         let healthStore = HKHealthStore(configuration: .init(storeDirectory: store.directory, app: manifest, presenter: TerminalPresenter()))
         do {
             let quantity = HKQuantity(unit: try HKUnit.parse(unit), doubleValue: value.double)

@@ -46,6 +46,7 @@ struct AuthorizeCommand: AsyncParsableCommand {
             share.insert(type)
         }
         let read = Set(try readTypes.map(objectType(named:)))
+        try store.unlockIfEncrypted()
         let healthStore = HKHealthStore(configuration: .init(storeDirectory: store.directory, app: manifest, presenter: TerminalPresenter()))
         do {
             try await healthStore.requestAuthorization(toShare: share, read: read)

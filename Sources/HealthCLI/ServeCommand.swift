@@ -54,6 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "healthd")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
+        try store.unlockIfEncrypted()
         var configuration = HealthDaemon.Configuration(storeDirectory: store.directory, socketPath: socket, tcpPort: port, tcpHost: host,
                                                        maximumBodyBytes: maximumBodyBytes, rateLimit: rateLimit)
         if let tlsCertificate, let tlsKey { configuration.tls = (tlsCertificate, tlsKey) }

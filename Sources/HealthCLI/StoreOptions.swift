@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthStore
 import OpenHealthKit
 
 /// The `--store` option every command that opens a store takes.
@@ -18,7 +19,22 @@ struct StoreOptions: ParsableArguments {
         if !creating, !FileManager.default.fileExists(atPath: directory.appendingPathComponent("health.sqlite").path) {
             throw CommandFailure("there is no store in \(directory.path); `health import` or `health generate` makes one")
         }
+        try unlockIfEncrypted()
         return try reporting { try HealthPerson(storeDirectory: directory) }
+    }
+
+    /// Unlocks an encrypted store for this run: from `OPENHEALTHKIT_PASSPHRASE` or `OPENHEALTHKIT_KEY_FILE` when set (the
+    /// store reads them itself), else from the passphrase typed at the terminal. A plain store needs nothing.
+    func unlockIfEncrypted() throws {
+        guard StoreEncryption.isEncrypted(directory), !StoreEncryption.isUnlocked(directory) else { return }
+        let environment = ProcessInfo.processInfo.environment
+        for variable in [StoreEncryption.passphraseVariable, StoreEncryption.keyFileVariable] where !(environment[variable] ?? "").isEmpty {
+            return
+        }
+        let passphrase = try PassphrasePrompt.read(
+            "Passphrase of the store in \(directory.path): ",
+            unavailable: "the store in \(directory.path) is encrypted: run in a terminal to type its passphrase, or set \(StoreEncryption.passphraseVariable) (or \(StoreEncryption.keyFileVariable))")
+        try reporting { try StoreEncryption.unlock(directory, with: .passphrase(passphrase)) }
     }
 }
 

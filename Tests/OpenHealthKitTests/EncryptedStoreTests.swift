@@ -164,6 +164,33 @@ struct EncryptedStoreTests {
         return folder
     }
 
+    /// A transaction larger than SQLite's page cache spills pages into the log before it commits, writes some of them
+    /// again in place, and fills in the log's checksums and salts only at commit: every one of those frames still opens,
+    /// in this process and after a crash (a copy of the folder, read from its log).
+    @Test func aTransactionLargerThanThePageCacheIsWrittenAndReadBack() throws {
+        let folder = try Self.makeEncryptedFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try HealthDatabase(directory: folder)
+        try database.writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA cache_size = 16") }
+        try database.write { db in
+            for index in 0..<3000 {
+                try db.execute(sql: "INSERT INTO storeSecret (name, value) VALUES (?, ?)", arguments: ["spill-\(index)", Data(repeating: UInt8(index % 256), count: 700)])
+            }
+            // Rows written early in the transaction, changed again after their pages were spilled.
+            try db.execute(sql: "UPDATE storeSecret SET value = zeroblob(600) WHERE name < 'spill-2'")
+        }
+        #expect(try database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM storeSecret WHERE name LIKE 'spill-%'") } == 3000)
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-encrypted-copy-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: folder, to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("health.sqlite-shm"))
+        try StoreEncryption.unlock(copy, with: .passphrase(Self.passphrase))
+        let recovered = try HealthDatabase(directory: copy)
+        #expect(try recovered.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"])
+        #expect(try recovered.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM storeSecret WHERE length(value) = 600") } ?? 0 > 1000)
+        withExtendedLifetime(database) {}
+    }
+
     @Test func anAlteredPageOfTheDatabaseIsReportedNeverRead() throws {
         let folder = try Self.checkpointedDatabase()
         defer { try? FileManager.default.removeItem(at: folder) }

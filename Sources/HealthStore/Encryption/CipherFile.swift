@@ -14,7 +14,7 @@ final class CipherFile {
     let fileName: String
     /// The database's random identity, once known (read from page 1, or made for a new database's first write).
     private var identity: [UInt8]?
-    /// The first 16 bytes of the last frame header written to the log, and where: SQLite writes a frame's page right
+    /// The first 8 bytes of the last frame header written to the log, and where: SQLite writes a frame's page right
     /// after its header, and the page's seal names them.
     private var lastFrameHeader: (offset: Int64, bytes: [UInt8])?
     /// A page's worth of room for sealing, and for reading pages that a request covers in part.
@@ -143,7 +143,7 @@ final class CipherFile {
     }
 
     /// The log: a 32-byte header and frames of a 24-byte header and a page. Headers are in clear; each frame's page is
-    /// sealed, bound to its place and to its header's page number, commit size and salts.
+    /// sealed, bound to its place and to its header's page number and commit size.
     private func readLog(_ buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int32 {
         let code = base.xRead!(underlying, buffer.baseAddress, Int32(buffer.count), offset)
         guard code == SQLITE_OK || code == SQLITE_IOERR_SHORT_READ else { return code }
@@ -153,10 +153,10 @@ final class CipherFile {
         for frame in frames(overlapping: offset..<end) {
             let pageStart = frame + Int64(Self.frameHeaderSize)
             guard pageStart + Int64(Self.pageSize) <= fileSize else { break }
-            let headerInside = frame >= offset && frame + 16 <= end
+            let headerInside = frame >= offset && frame + 8 <= end
             if pageStart >= offset, pageStart + Int64(Self.pageSize) <= end {
                 let page = UnsafeMutableRawBufferPointer(rebasing: buffer[Int(pageStart - offset)..<Int(pageStart - offset) + Self.pageSize])
-                let frameHeader = headerInside ? UnsafeRawBufferPointer(rebasing: buffer[Int(frame - offset)..<Int(frame - offset) + 16]) : nil
+                let frameHeader = headerInside ? UnsafeRawBufferPointer(rebasing: buffer[Int(frame - offset)..<Int(frame - offset) + 8]) : nil
                 guard openLogPage(page, frame: frame, header: frameHeader) else {
                     // A whole frame read is SQLite scanning the log after a crash. A frame torn by the crash is the last
                     // of the log: it reads as zeros, fails its checksum and ends the scan, as without encryption. A frame
@@ -203,7 +203,7 @@ final class CipherFile {
                   base.xRead!(underlying, scratch.baseAddress, Int32(Self.pageSize), next + Int64(Self.frameHeaderSize)) == SQLITE_OK
             else { return false }
             if Array(UnsafeRawBufferPointer(rebasing: header[8..<16])) == salts,
-               openLogPage(scratch, frame: next, header: UnsafeRawBufferPointer(rebasing: header[0..<16])) {
+               openLogPage(scratch, frame: next, header: UnsafeRawBufferPointer(rebasing: header[0..<8])) {
                 return true
             }
             next += Int64(Self.frameHeaderSize + Self.pageSize)
@@ -215,10 +215,10 @@ final class CipherFile {
         if let frameHeader {
             return identity.withUnsafeBytes { entry.cipher.open(page, from: 0, identity: $0, kind: .log, place: UInt64(frame), frameHeader: frameHeader) }
         }
-        guard base.xRead!(underlying, header.baseAddress, 16, frame) == SQLITE_OK else { return false }
+        guard base.xRead!(underlying, header.baseAddress, 8, frame) == SQLITE_OK else { return false }
         return identity.withUnsafeBytes {
             entry.cipher.open(page, from: 0, identity: $0, kind: .log, place: UInt64(frame),
-                              frameHeader: UnsafeRawBufferPointer(rebasing: header[0..<16]))
+                              frameHeader: UnsafeRawBufferPointer(rebasing: header[0..<8]))
         }
     }
 
@@ -273,8 +273,8 @@ final class CipherFile {
         if let known = knownIdentity() {
             identity = known
         } else {
-            guard number == 1 else { return SQLITE_IOERR_WRITE }
-            // A new database's first write: its identity is made here.
+            // A new database's first write (page 1, or another when SQLite spills pages before page 1, as `VACUUM INTO`
+            // does): its identity is made here, and page 1 carries it when it is written.
             var fresh = [UInt8](repeating: 0, count: PageCipher.identitySize)
             repeat { fresh = (0..<PageCipher.identitySize).map { _ in UInt8.random(in: 0...255) } } while !fresh.contains(where: { $0 != 0 })
             self.identity = fresh
@@ -312,9 +312,9 @@ final class CipherFile {
                 let declared = Int(buffer[8]) << 24 | Int(buffer[9]) << 16 | Int(buffer[10]) << 8 | Int(buffer[11])
                 guard declared == Self.pageSize else { return SQLITE_IOERR_WRITE }
             }
-            if buffer.count >= 16, offset >= Int64(Self.logHeaderSize),
+            if buffer.count >= 8, offset >= Int64(Self.logHeaderSize),
                (offset - Int64(Self.logHeaderSize)) % Int64(Self.frameHeaderSize + Self.pageSize) == 0 {
-                lastFrameHeader = (offset, Array(UnsafeRawBufferPointer(rebasing: buffer[0..<16])))
+                lastFrameHeader = (offset, Array(UnsafeRawBufferPointer(rebasing: buffer[0..<8])))
             }
             return base.xWrite!(underlying, buffer.baseAddress, Int32(buffer.count), offset)
         }
@@ -330,12 +330,12 @@ final class CipherFile {
             }
             var frameHeader: [UInt8]
             if frame >= offset {
-                frameHeader = Array(UnsafeRawBufferPointer(rebasing: buffer[Int(frame - offset)..<Int(frame - offset) + 16]))
+                frameHeader = Array(UnsafeRawBufferPointer(rebasing: buffer[Int(frame - offset)..<Int(frame - offset) + 8]))
             } else if let last = lastFrameHeader, last.offset == frame {
                 frameHeader = last.bytes
             } else {
-                frameHeader = [UInt8](repeating: 0, count: 16)
-                guard frameHeader.withUnsafeMutableBytes({ base.xRead!(underlying, $0.baseAddress, 16, frame) }) == SQLITE_OK else { return SQLITE_IOERR_WRITE }
+                frameHeader = [UInt8](repeating: 0, count: 8)
+                guard frameHeader.withUnsafeMutableBytes({ base.xRead!(underlying, $0.baseAddress, 8, frame) }) == SQLITE_OK else { return SQLITE_IOERR_WRITE }
             }
             let page = UnsafeRawBufferPointer(rebasing: buffer[Int(pageStart - offset)..<Int(pageStart - offset) + Self.pageSize])
             do {

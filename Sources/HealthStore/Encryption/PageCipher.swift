@@ -32,17 +32,20 @@ struct PageCipher: Sendable {
     let key: SymmetricKey
 
     /// The associated data of one page: identity (16), kind (1), place (8, big-endian), and for a page of the write-ahead
-    /// log the first 16 bytes of its frame header (page number, commit size, salts), so a frame cannot be moved either.
+    /// log the first 8 bytes of its frame header (page number, commit size), so a frame cannot stand for another page. Not
+    /// its salts: SQLite writes a frame with zero salts when it will rewrite the transaction's checksums at commit, and
+    /// fills them in then, without writing the page again. (A frame of an older log put in its place still fails: its
+    /// salts or its checksum, over the plain page, no longer match the log's.)
     private static func withAssociatedData<R>(identity: UnsafeRawBufferPointer, kind: FileKind, place: UInt64,
                                              frameHeader: UnsafeRawBufferPointer?, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withUnsafeTemporaryAllocation(byteCount: 41, alignment: 8) { buffer in
+        try withUnsafeTemporaryAllocation(byteCount: 33, alignment: 8) { buffer in
             buffer.copyMemory(from: identity)
             buffer[16] = kind.rawValue
             withUnsafeBytes(of: place.bigEndian) { buffer.baseAddress!.advanced(by: 17).copyMemory(from: $0.baseAddress!, byteCount: 8) }
             var count = 25
             if let frameHeader {
-                buffer.baseAddress!.advanced(by: 25).copyMemory(from: frameHeader.baseAddress!, byteCount: 16)
-                count = 41
+                buffer.baseAddress!.advanced(by: 25).copyMemory(from: frameHeader.baseAddress!, byteCount: 8)
+                count = 33
             }
             return try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }

@@ -34,7 +34,7 @@ package enum StoreEncryption {
     /// when given), written to its key file before any page exists. The folder must hold no store yet. The store is left
     /// unlocked in this process; `HealthDatabase(directory:)` then creates its database.
     package static func create(_ directory: URL, passphrase: String, keyFile: URL? = nil,
-                               scrypt: StoreKeyFileParameters = .standard) throws {
+                               scrypt: StoreKeyFileParameters = .forNewKeys) throws {
         let database = directory.appendingPathComponent("health.sqlite")
         if let size = try? FileManager.default.attributesOfItem(atPath: database.path)[.size] as? Int, size > 0 {
             throw HKError(.errorInvalidArgument, "there is already a store in \(directory.path); `health encrypt` encrypts an existing one")
@@ -73,7 +73,7 @@ package enum StoreEncryption {
     /// Wraps the store's data key by `newPassphrase`, proving the old one (or the key file) first. The pages are not
     /// touched: only the key file is replaced, all at once.
     package static func changePassphrase(of directory: URL, from current: StoreUnlock, to newPassphrase: String,
-                                         scrypt: StoreKeyFileParameters = .standard) throws {
+                                         scrypt: StoreKeyFileParameters = .forNewKeys) throws {
         guard let file = try StoreKeyFile.load(from: directory) else {
             throw HKError(.errorInvalidArgument, "the store in \(directory.path) is not encrypted")
         }
@@ -84,6 +84,8 @@ package enum StoreEncryption {
     /// The id under which the key of the store in `directory` is registered with the VFS, unlocking it from the
     /// environment when this process has not; nil for a plain store.
     static func cipherID(for directory: URL) throws -> String? {
+        // An interrupted `health encrypt` is completed (or undone) first, even when the key is known already.
+        try finishConversion(directory)
         if let id = unlocked.withLock({ $0[folderKey(directory)] }) { return id }
         guard isEncrypted(directory) else {
             try checkNotEncryptedWithoutKey(directory)
@@ -116,7 +118,7 @@ package enum StoreEncryption {
         }
     }
 
-    private static func remember(_ directory: URL, _ dataKey: SymmetricKey) {
+    static func remember(_ directory: URL, _ dataKey: SymmetricKey) {
         let id = EncryptedFiles.shared.register(dataKey)
         let previous = unlocked.withLock { all in
             defer { all[folderKey(directory)] = id }
@@ -154,4 +156,14 @@ package struct StoreKeyFileParameters: Sendable {
     package static let standard = StoreKeyFileParameters(parameters: .standard)
     /// scrypt at 2^10: fast enough for tests, far too weak for a person's store.
     package static let fast = StoreKeyFileParameters(parameters: StoreKeyFile.ScryptParameters(n: 1 << 10, r: 8, p: 1))
+
+    /// The environment variable that makes new passphrase wraps `fast`, for tests that make many encrypted stores through
+    /// the `health` binary (a debug build derives the standard cost in seconds). Never for a person's store: it makes the
+    /// passphrase 128 times cheaper to guess. Opening a store always uses the cost stored with its wrap.
+    package static let testVariable = "OPENHEALTHKIT_TEST_FAST_KDF"
+
+    /// `standard`, or `fast` under `OPENHEALTHKIT_TEST_FAST_KDF=1`.
+    package static var forNewKeys: StoreKeyFileParameters {
+        ProcessInfo.processInfo.environment[testVariable] == "1" ? .fast : .standard
+    }
 }

@@ -100,11 +100,11 @@ struct StoreKeyFile: Codable, Sendable, Equatable {
     }
 
     /// Writes the key file into `directory`, private to the user, all at once: a crash leaves the old file or the new one.
-    func save(to directory: URL) throws {
+    func save(to directory: URL, as name: String = Self.fileName) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let url = directory.appendingPathComponent(Self.fileName)
-        let temporary = directory.appendingPathComponent(".\(Self.fileName).\(UUID().uuidString)")
+        let url = directory.appendingPathComponent(name)
+        let temporary = directory.appendingPathComponent(".\(name).\(UUID().uuidString)")
         let data = try encoder.encode(self)
         guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw HKError(.errorDatabaseInaccessible, "cannot write the store's key file in \(directory.path)")
