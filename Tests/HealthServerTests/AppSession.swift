@@ -1,14 +1,19 @@
 import Foundation
 import HealthAPI
+import HealthStore
 import OpenHealthKit
 import Synchronization
 import Testing
 
-/// Where an app's `HKHealthStore` sends its calls: the engine in the test's process, or a daemon over its Unix socket.
+/// Where an app's `HKHealthStore` sends its calls: the engine in the test's process (on a plain store, or on an encrypted
+/// one, whose every page goes through `EncryptingVFS`), or a daemon over its Unix socket.
 enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case embedded, remote
+    case embedded, encrypted, remote
 
     var testDescription: String { rawValue }
+
+    /// Whether the store is opened in the test's process.
+    var isEmbedded: Bool { self != .remote }
 }
 
 /// Apps on one new store, through one backend, and the person answering their authorization requests and
@@ -32,9 +37,11 @@ final class AppSession: Sendable {
     static func with<T: Sendable>(_ backend: Backend, _ body: (AppSession) async throws -> T) async throws -> T {
         let session: AppSession
         switch backend {
-        case .embedded:
+        case .embedded, .encrypted:
             let folder = try DaemonHarness.privateFolder()
-            session = AppSession(backend: .embedded, folder: folder.appendingPathComponent("store"), daemon: nil)
+            let store = folder.appendingPathComponent("store")
+            if backend == .encrypted { try StoreEncryption.create(store, passphrase: "the person's passphrase", scrypt: .fast) }
+            session = AppSession(backend: backend, folder: store, daemon: nil)
         case .remote:
             // `health serve` in its own process, as apps meet it (an app's synchronous calls block their thread while the
             // daemon answers, which a daemon on this process's threads could not).
@@ -122,7 +129,10 @@ final class AppSession: Sendable {
 
     private func finish() async {
         answering.withLock { $0?.cancel() }
-        if let daemon { await daemon.stop() } else { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        if let daemon { await daemon.stop() } else {
+            StoreEncryption.forget(folder)
+            try? FileManager.default.removeItem(at: folder.deletingLastPathComponent())
+        }
     }
 }
 

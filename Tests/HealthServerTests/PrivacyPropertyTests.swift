@@ -24,7 +24,7 @@ struct PrivacyPropertyTests {
     /// How many random cases to run: a seeded slice in `swift test` (fewer through the daemon, where each case starts
     /// one), more when asked.
     static func caseCount(_ backend: Backend) -> Int {
-        ProcessInfo.processInfo.environment["OPENHEALTHKIT_PRIVACY_CASES"].flatMap(Int.init) ?? (backend == .embedded ? 10 : 4)
+        ProcessInfo.processInfo.environment["OPENHEALTHKIT_PRIVACY_CASES"].flatMap(Int.init) ?? (backend.isEmbedded ? 10 : 4)
     }
     /// Random steps per case, each followed by one app's queries.
     static var stepCount: Int { ProcessInfo.processInfo.environment["OPENHEALTHKIT_PRIVACY_STEPS"].flatMap(Int.init) ?? 30 }
@@ -308,7 +308,7 @@ private struct World {
         let identity = pick(["com.apple.Health", "com.apple.health.ABCDEF", "export.Withings", "healthrecords.city-hospital"]
                             + PrivacyPropertyTests.apps)
         let manifest = AppManifest(bundleIdentifier: identity, name: "Impostor", shareUsageDescription: "Reads.", updateUsageDescription: "Writes.")
-        guard session.backend == .embedded else {
+        guard session.backend.isEmbedded else {
             // Through the daemon an impostor cannot even register: no token, nothing to call with, in guest mode too.
             let answer = await outcome { _ = try await session.token(for: manifest) }
             check(answer != nil, "impostor as \(identity) registered with the daemon")

@@ -25,12 +25,12 @@ package final class StoreChanges: Sendable {
         var polling = false
     }
     private let state = Mutex(State())
-    private let databasePath: String
+    private let directory: URL
 
     private static let byFolder = Mutex<[String: StoreChanges]>([:])
 
-    private init(databasePath: String) {
-        self.databasePath = databasePath
+    private init(directory: URL) {
+        self.directory = directory
     }
 
     /// The notifier of the store in `directory`.
@@ -38,7 +38,7 @@ package final class StoreChanges: Sendable {
         let key = directory.standardizedFileURL.path
         return byFolder.withLock { all in
             if let existing = all[key] { return existing }
-            let created = StoreChanges(databasePath: directory.standardizedFileURL.appendingPathComponent("health.sqlite").path)
+            let created = StoreChanges(directory: directory.standardizedFileURL)
             all[key] = created
             return created
         }
@@ -72,14 +72,17 @@ package final class StoreChanges: Sendable {
 
     /// Watches `data_version` on a connection of its own until nobody listens.
     private func poll() {
-        let path = databasePath
+        let directory = directory
         Task.detached { [weak self] in
             var configuration = Configuration()
             configuration.readonly = true
+            // An encrypted store's connection goes through its VFS, with nothing in temporary files.
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
+            let path = try? HealthDatabase.connectionPath(of: directory)
             @Sendable func version(_ queue: DatabaseQueue) async -> Int? {
                 (try? await queue.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }) ?? nil
             }
-            guard let queue = try? DatabaseQueue(path: path, configuration: configuration), var last = await version(queue) else {
+            guard let path, let queue = try? DatabaseQueue(path: path, configuration: configuration), var last = await version(queue) else {
                 self?.state.withLock { $0.polling = false }
                 return
             }

@@ -53,10 +53,10 @@ final class CipherFile {
         if kind == .database {
             read = bytes.withUnsafeMutableBytes { base.xRead!(underlying, $0.baseAddress, Int32(PageCipher.identitySize), 0) } == SQLITE_OK
         } else {
-            let descriptor = Foundation.open(databasePath, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return nil }
-            defer { close(descriptor) }
-            read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, PageCipher.identitySize, 0) } == PageCipher.identitySize
+            // Through the default VFS, never a descriptor of our own (see `EncryptingVFS.databaseHead`).
+            guard let head = EncryptingVFS.databaseHead(databasePath) else { return nil }
+            bytes = head
+            read = true
         }
         guard read, bytes.contains(where: { $0 != 0 }) else { return nil }
         identity = bytes

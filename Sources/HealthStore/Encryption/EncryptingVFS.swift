@@ -174,3 +174,26 @@ final class EncryptedFiles: Sendable {
     /// Forgets the key registered as `id`: files opened with it afterwards cannot be read.
     func remove(_ id: String) { _ = entries.withLock { $0.removeValue(forKey: id) } }
 }
+
+extension EncryptingVFS {
+    /// The first 16 bytes of the database file at `path` (SQLite's magic text, or an encrypted store's identity), read
+    /// through SQLite's default VFS; nil when the file is missing or shorter.
+    ///
+    /// Never with `open`/`close` of our own: closing any descriptor of a file drops every POSIX lock this process holds on
+    /// it — SQLite's included — and another process could then write under a connection that thinks it holds a lock. The
+    /// default VFS keeps such a descriptor open until the locks are released.
+    static func databaseHead(_ path: String) -> [UInt8]? {
+        guard let vfs = sqlite3_vfs_find(nil) else { return nil }
+        let file = UnsafeMutableRawPointer.allocate(byteCount: Int(vfs.pointee.szOsFile), alignment: 16)
+        defer { file.deallocate() }
+        let handle = file.bindMemory(to: sqlite3_file.self, capacity: 1)
+        handle.pointee.pMethods = nil
+        var outFlags: Int32 = 0
+        let opened = path.withCString { vfs.pointee.xOpen!(vfs, $0, handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &outFlags) }
+        defer { if let methods = handle.pointee.pMethods { _ = methods.pointee.xClose!(handle) } }
+        guard opened == SQLITE_OK, let methods = handle.pointee.pMethods else { return nil }
+        var bytes = [UInt8](repeating: 0, count: PageCipher.identitySize)
+        let read = bytes.withUnsafeMutableBytes { methods.pointee.xRead!(handle, $0.baseAddress, Int32(PageCipher.identitySize), 0) }
+        return read == SQLITE_OK ? bytes : nil
+    }
+}

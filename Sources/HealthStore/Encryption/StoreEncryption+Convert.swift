@@ -196,11 +196,7 @@ extension StoreEncryption {
         return counts
     }
 
-    static func isPlainDatabase(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 16)).map(Array.init) == PageCipher.sqliteMagic
-    }
+    static func isPlainDatabase(_ path: String) -> Bool { EncryptingVFS.databaseHead(path) == PageCipher.sqliteMagic }
 
     private static func syncFile(_ path: String) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

@@ -108,11 +108,7 @@ package enum StoreEncryption {
 
     /// A database that is not SQLite's in a folder without a key file is an encrypted store that lost its key file.
     private static func checkNotEncryptedWithoutKey(_ directory: URL) throws {
-        let path = directory.appendingPathComponent("health.sqlite").path
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }
-        defer { try? handle.close() }
-        let start = (try? handle.read(upToCount: 16)) ?? Data()
-        if start.count == 16, Array(start) != PageCipher.sqliteMagic {
+        if let start = EncryptingVFS.databaseHead(directory.appendingPathComponent("health.sqlite").path), start != PageCipher.sqliteMagic {
             throw HKError(.errorDatabaseInaccessible,
                           "the store in \(directory.path) is encrypted, and its key file \(StoreKeyFile.fileName) is missing from the folder: put back the copy kept with your backups")
         }
