@@ -38,11 +38,13 @@ let package = Package(
     targets: [
         // The value layer: identifiers, units, quantities, objects, errors. No I/O.
         .target(name: "HealthModel", swiftSettings: strictSettings),
+        // AES-256-GCM for an encrypted store's pages, on the BoringSSL that swift-crypto links (see its header).
+        .target(name: "CPageSeal", path: "Sources/CPageSeal"),
         // The engine: one person's store on SQLite (GRDB), its authorization database and rules.
         .target(
             name: "HealthStore",
             dependencies: [
-                "HealthModel", .product(name: "GRDB", package: "GRDB.swift"),
+                "HealthModel", "CPageSeal", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the export import's bulk inserts (bound without GRDB's per-row arguments).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // Sealing the anchors apps get (AES-GCM, HMAC), and an encrypted store's pages; scrypt for its passphrase.

@@ -35,6 +35,13 @@ final class AppSession: Sendable {
 
     /// Runs `body` with a new store behind `backend`, and cleans up however it ends.
     static func with<T: Sendable>(_ backend: Backend, _ body: (AppSession) async throws -> T) async throws -> T {
+        try await with(backend, daemonOnEncryptedStore: false, body)
+    }
+
+    /// The same, with the daemon serving an encrypted store, unlocked from its environment (`OPENHEALTHKIT_PASSPHRASE`).
+    static let daemonPassphrase = "the daemon's store passphrase"
+
+    static func with<T: Sendable>(_ backend: Backend, daemonOnEncryptedStore: Bool, _ body: (AppSession) async throws -> T) async throws -> T {
         let session: AppSession
         switch backend {
         case .embedded, .encrypted:
@@ -45,7 +52,12 @@ final class AppSession: Sendable {
         case .remote:
             // `health serve` in its own process, as apps meet it (an app's synchronous calls block their thread while the
             // daemon answers, which a daemon on this process's threads could not).
-            let (daemon, _, _) = try await ServeCommandTests.serve()
+            var folder: URL?
+            if daemonOnEncryptedStore {
+                folder = try DaemonHarness.privateFolder()
+                try StoreEncryption.create(folder!.appendingPathComponent("store"), passphrase: daemonPassphrase, scrypt: .fast)
+            }
+            let (daemon, _, _) = try await ServeCommandTests.serve(folder: folder, environment: daemonOnEncryptedStore ? ["OPENHEALTHKIT_PASSPHRASE": daemonPassphrase] : [:])
             session = AppSession(backend: .remote, folder: daemon.store, daemon: daemon)
             session.startAnswering()
         }

@@ -20,13 +20,14 @@ struct ServeCommandTests {
     /// Starts `health serve` on a new private store (and on a loopback TCP port with `tcp`); returns the harness
     /// (stopping sends SIGTERM) and the process.
     /// With `folder`, serves the store an earlier `health serve` served there (a restart).
-    static func serve(tcp: Bool = false, folder: URL? = nil) async throws -> (DaemonHarness, Process, Pipe) {
+    static func serve(tcp: Bool = false, folder: URL? = nil, environment: [String: String] = [:]) async throws -> (DaemonHarness, Process, Pipe) {
         let folder = try folder ?? DaemonHarness.privateFolder()
         let store = folder.appendingPathComponent("store"), socket = folder.appendingPathComponent("d.sock").path
         let process = Process()
         process.executableURL = executable
         // Deliveries to this machine only: a test never reaches out.
         process.arguments = ["serve", "--store", store.path, "--socket", socket, "--callbacks", "local"] + (tcp ? ["--port", "0"] : [])
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

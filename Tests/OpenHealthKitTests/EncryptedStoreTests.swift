@@ -76,6 +76,32 @@ struct EncryptedStoreTests {
         #expect(saved.first?.device?.name == "Quokka Tracker 9000")
     }
 
+    /// Nonces come from a pool refilled from the system's generator: none is handed out twice.
+    @Test func theNoncePoolNeverRepeatsANonce() throws {
+        var pool = NoncePool()
+        var seen = Set<Data>()
+        for _ in 0..<5_000 { seen.insert(try pool.take().withUnsafeBytes { Data($0) }) }
+        #expect(seen.count == 5_000)
+    }
+
+    /// The person's API, as its documentation shows it.
+    @Test func thePublicAPIMakesUnlocksAndRewrapsAStore() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-encrypted-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(!EncryptedStore.isEncrypted(at: folder))
+        try EncryptedStore.create(at: folder, passphrase: Self.passphrase)
+        #expect(EncryptedStore.isEncrypted(at: folder))
+        try HealthPerson(storeDirectory: folder).setGuestMode(true)
+        StoreEncryption.forget(folder)
+        #expect(throws: HKError.self) { try HealthPerson(storeDirectory: folder) }
+        try EncryptedStore.unlock(at: folder, passphrase: Self.passphrase)
+        #expect(try HealthPerson(storeDirectory: folder).isGuestMode())
+        try EncryptedStore.changePassphrase(at: folder, from: Self.passphrase, to: "another passphrase entirely")
+        StoreEncryption.forget(folder)
+        try EncryptedStore.unlock(at: folder, passphrase: "another passphrase entirely")
+        #expect(try HealthPerson(storeDirectory: folder).isGuestMode())
+    }
+
     @Test func theStoreOpensInAnotherProcessStateOnlyWithItsPassphrase() async throws {
         let folder = try Self.makeEncryptedFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

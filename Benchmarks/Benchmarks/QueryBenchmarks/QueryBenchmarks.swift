@@ -23,8 +23,13 @@ var utc: Calendar {
     return calendar
 }
 
-/// The year store, generated on first use, and a reader app allowed to read everything.
-func yearStore(merge: HKStatisticsMergeMode = .exact) async throws -> HKHealthStore {
+/// The same year, encrypted (`EncryptedStore.encrypt` of a copy of the plain store), beside it.
+let encryptedFolder = URL(fileURLWithPath: folder.path + "-encrypted")
+let benchmarkPassphrase = "a passphrase for the benchmark"
+
+/// The year store, generated on first use, and a reader app allowed to read everything; with `encrypted`, its
+/// encrypted copy, made on first use.
+func yearStore(merge: HKStatisticsMergeMode = .exact, encrypted: Bool = false) async throws -> HKHealthStore {
     let marker = folder.appendingPathComponent("generated")
     if !FileManager.default.fileExists(atPath: marker.path) {
         try? FileManager.default.removeItem(at: folder)
@@ -33,7 +38,21 @@ func yearStore(merge: HKStatisticsMergeMode = .exact) async throws -> HKHealthSt
         print("generated \(summary.total) samples in \(Int(Date().timeIntervalSince(started))) s: \(summary.samplesByType)")
         try Data().write(to: marker)
     }
-    let store = HKHealthStore(configuration: .init(storeDirectory: folder, app: reader, presenter: ScriptedPresenter(.allowAll),
+    var directory = folder
+    if encrypted {
+        directory = encryptedFolder
+        let encryptedMarker = encryptedFolder.appendingPathComponent("encrypted")
+        if !FileManager.default.fileExists(atPath: encryptedMarker.path) {
+            try? FileManager.default.removeItem(at: encryptedFolder)
+            try FileManager.default.copyItem(at: folder, to: encryptedFolder)
+            try EncryptedStore.encrypt(at: encryptedFolder, passphrase: benchmarkPassphrase)
+            try Data().write(to: encryptedMarker)
+        } else if !EncryptedStore.isEncrypted(at: encryptedFolder) {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        try EncryptedStore.unlock(at: encryptedFolder, passphrase: benchmarkPassphrase)
+    }
+    let store = HKHealthStore(configuration: .init(storeDirectory: directory, app: reader, presenter: ScriptedPresenter(.allowAll),
                                                    statisticsMergeMode: merge))
     try await store.requestAuthorization(toShare: [], read: [HKQuantityType(.stepCount), HKQuantityType(.heartRate)])
     return store
@@ -63,6 +82,14 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Daily merged step totals for a year: HKStatisticsCollectionQuery") { benchmark in
         let store = try await yearStore()
+        benchmark.startMeasurement()
+        let days = try await dailySteps(store)
+        benchmark.stopMeasurement()
+        blackHole(days.statistics().count)
+    }
+
+    Benchmark("Daily merged step totals for a year: HKStatisticsCollectionQuery, encrypted store") { benchmark in
+        let store = try await yearStore(encrypted: true)
         benchmark.startMeasurement()
         let days = try await dailySteps(store)
         benchmark.stopMeasurement()
@@ -119,6 +146,12 @@ let benchmarks: @Sendable () -> Void = {
         try await firstHundredHeartRates(try await OpenStores.shared.embedded(), benchmark)
     }
 
+    Benchmark("First 100 heart-rate samples in a date range: HKSampleQuery, encrypted store",
+              configuration: .init(metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 10,
+                                   maxDuration: .seconds(20), maxIterations: 1000)) { benchmark in
+        try await firstHundredHeartRates(try await OpenStores.shared.encrypted(), benchmark)
+    }
+
     // The same query through the daemon, when Benchmarks/Scripts/remote_query.py started `health serve` on the year store
     // and connected an app (its Unix socket and token in OHK_BENCH_SERVER and OHK_BENCH_TOKEN): the remote HKHealthStore.
     let environment = ProcessInfo.processInfo.environment
@@ -148,6 +181,14 @@ actor OpenStores {
     static let shared = OpenStores()
     private var embeddedStore: HKHealthStore?
     private var remoteStore: HKHealthStore?
+    private var encryptedStore: HKHealthStore?
+
+    func encrypted() async throws -> HKHealthStore {
+        if let encryptedStore { return encryptedStore }
+        let store = try await yearStore(encrypted: true)
+        encryptedStore = store
+        return store
+    }
 
     func embedded() async throws -> HKHealthStore {
         if let embeddedStore { return embeddedStore }

@@ -14,12 +14,15 @@ final class CipherFile {
     let fileName: String
     /// The database's random identity, once known (read from page 1, or made for a new database's first write).
     private var identity: [UInt8]?
-    /// The first 8 bytes of the last frame header written to the log, and where: SQLite writes a frame's page right
-    /// after its header, and the page's seal names them.
-    private var lastFrameHeader: (offset: Int64, bytes: [UInt8])?
+    /// The first 8 bytes of the frame headers this file wrote to the log, by frame offset: SQLite writes a frame's page
+    /// right after its header, and reads it back (a checkpoint) without it; the page's seal names them. Only a hint — another
+    /// connection may have started the log again since — so a page that does not open with it is tried with the header
+    /// on disk before it is reported.
+    private var frameHeaders: [Int64: UInt64] = [:]
     /// A page's worth of room for sealing, and for reading pages that a request covers in part.
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: PageCipher.pageSize, alignment: 16)
     private let header = UnsafeMutableRawBufferPointer.allocate(byteCount: 32, alignment: 16)
+    private var nonces = NoncePool()
 
     private static let pageSize = PageCipher.pageSize
     private static let logHeaderSize = 32
@@ -215,6 +218,12 @@ final class CipherFile {
         if let frameHeader {
             return identity.withUnsafeBytes { entry.cipher.open(page, from: 0, identity: $0, kind: .log, place: UInt64(frame), frameHeader: frameHeader) }
         }
+        if let known = frameHeaders[frame] {
+            let opened = withUnsafeBytes(of: known) { cached in
+                identity.withUnsafeBytes { entry.cipher.open(page, from: 0, identity: $0, kind: .log, place: UInt64(frame), frameHeader: cached) }
+            }
+            if opened { return true }
+        }
         guard base.xRead!(underlying, header.baseAddress, 8, frame) == SQLITE_OK else { return false }
         return identity.withUnsafeBytes {
             entry.cipher.open(page, from: 0, identity: $0, kind: .log, place: UInt64(frame),
@@ -237,6 +246,9 @@ final class CipherFile {
         }
         return code
     }
+
+    /// The file is cut short: the log's remembered frame headers no longer hold.
+    func truncated() { frameHeaders.removeAll(keepingCapacity: true) }
 
     // MARK: Writing
 
@@ -288,11 +300,11 @@ final class CipherFile {
                     scratch.baseAddress!.copyMemory(from: identityBytes.baseAddress!, byteCount: PageCipher.identitySize)
                     try withUnsafeTemporaryAllocation(byteCount: Self.pageSize, alignment: 16) { plain in
                         plain.copyMemory(from: UnsafeRawBufferPointer(scratch))
-                        try entry.cipher.seal(UnsafeRawBufferPointer(plain), into: scratch, from: PageCipher.identitySize,
+                        try entry.cipher.seal(UnsafeRawBufferPointer(plain), into: scratch, from: PageCipher.identitySize, nonce: nonces.take(),
                                               identity: identityBytes, kind: .database, place: number)
                     }
                 } else {
-                    try entry.cipher.seal(page, into: scratch, from: 0, identity: identityBytes, kind: .database, place: number)
+                    try entry.cipher.seal(page, into: scratch, from: 0, nonce: nonces.take(), identity: identityBytes, kind: .database, place: number)
                 }
             }
         } catch {
@@ -312,9 +324,10 @@ final class CipherFile {
                 let declared = Int(buffer[8]) << 24 | Int(buffer[9]) << 16 | Int(buffer[10]) << 8 | Int(buffer[11])
                 guard declared == Self.pageSize else { return SQLITE_IOERR_WRITE }
             }
+            if offset == 0 { frameHeaders.removeAll(keepingCapacity: true) }  // the log starts again
             if buffer.count >= 8, offset >= Int64(Self.logHeaderSize),
                (offset - Int64(Self.logHeaderSize)) % Int64(Self.frameHeaderSize + Self.pageSize) == 0 {
-                lastFrameHeader = (offset, Array(UnsafeRawBufferPointer(rebasing: buffer[0..<8])))
+                frameHeaders[offset] = buffer.loadUnaligned(as: UInt64.self)
             }
             return base.xWrite!(underlying, buffer.baseAddress, Int32(buffer.count), offset)
         }
@@ -331,8 +344,8 @@ final class CipherFile {
             var frameHeader: [UInt8]
             if frame >= offset {
                 frameHeader = Array(UnsafeRawBufferPointer(rebasing: buffer[Int(frame - offset)..<Int(frame - offset) + 8]))
-            } else if let last = lastFrameHeader, last.offset == frame {
-                frameHeader = last.bytes
+            } else if let known = frameHeaders[frame] {
+                frameHeader = withUnsafeBytes(of: known) { Array($0) }
             } else {
                 frameHeader = [UInt8](repeating: 0, count: 8)
                 guard frameHeader.withUnsafeMutableBytes({ base.xRead!(underlying, $0.baseAddress, 8, frame) }) == SQLITE_OK else { return SQLITE_IOERR_WRITE }
@@ -341,7 +354,8 @@ final class CipherFile {
             do {
                 try identity.withUnsafeBytes { identityBytes in
                     try frameHeader.withUnsafeBytes { headerBytes in
-                        try entry.cipher.seal(page, into: scratch, from: 0, identity: identityBytes, kind: .log, place: UInt64(frame), frameHeader: headerBytes)
+                        try entry.cipher.seal(page, into: scratch, from: 0, nonce: nonces.take(), identity: identityBytes, kind: .log,
+                                              place: UInt64(frame), frameHeader: headerBytes)
                     }
                 }
             } catch { return SQLITE_IOERR_WRITE }
@@ -361,7 +375,9 @@ final class CipherFile {
         }
         guard let identity = knownIdentity() else { return SQLITE_IOERR_WRITE }
         do {
-            try identity.withUnsafeBytes { try entry.cipher.seal(buffer, into: scratch, from: 0, identity: $0, kind: .journal, place: UInt64(offset)) }
+            try identity.withUnsafeBytes {
+                try entry.cipher.seal(buffer, into: scratch, from: 0, nonce: nonces.take(), identity: $0, kind: .journal, place: UInt64(offset))
+            }
         } catch { return SQLITE_IOERR_WRITE }
         return base.xWrite!(underlying, scratch.baseAddress, Int32(Self.pageSize), offset)
     }

@@ -120,7 +120,11 @@ enum EncryptingVFS {
         methods.xWrite = { file, buffer, count, offset in
             EncryptingVFS.state(file).write(UnsafeRawBufferPointer(start: buffer, count: Int(count)), at: offset)
         }
-        methods.xTruncate = { file, size in EncryptingVFS.state(file).base.xTruncate!(EncryptingVFS.state(file).underlying, size) }
+        methods.xTruncate = { file, size in
+            let cipherFile = EncryptingVFS.state(file)
+            cipherFile.truncated()
+            return cipherFile.base.xTruncate!(cipherFile.underlying, size)
+        }
         methods.xSync = { file, flags in EncryptingVFS.state(file).base.xSync!(EncryptingVFS.state(file).underlying, flags) }
         methods.xFileSize = { file, size in EncryptingVFS.state(file).base.xFileSize!(EncryptingVFS.state(file).underlying, size) }
         methods.xLock = { file, lock in EncryptingVFS.state(file).base.xLock!(EncryptingVFS.state(file).underlying, lock) }

@@ -1,3 +1,4 @@
+import CPageSeal
 import Crypto
 import Foundation
 
@@ -29,7 +30,26 @@ struct PageCipher: Sendable {
         case journal = 0x4A  // "J"
     }
 
-    let key: SymmetricKey
+    /// The key, set up once (`ohk_page_key`), shared by every file and thread that uses this cipher.
+    private let prepared: PreparedKey
+
+    init(key: SymmetricKey) {
+        prepared = PreparedKey(key)
+    }
+
+    /// BoringSSL's AES-256-GCM context for one key, freed with the last cipher that uses it.
+    private final class PreparedKey: @unchecked Sendable {  // read-only after init: BoringSSL allows concurrent use
+        let pointer: OpaquePointer
+
+        init(_ key: SymmetricKey) {
+            guard let made = key.withUnsafeBytes({ ohk_page_key_new($0.bindMemory(to: UInt8.self).baseAddress) }) else {
+                fatalError("BoringSSL refused a 256-bit AES-GCM key")
+            }
+            pointer = made
+        }
+
+        deinit { ohk_page_key_free(pointer) }
+    }
 
     /// The associated data of one page: identity (16), kind (1), place (8, big-endian), and for a page of the write-ahead
     /// log the first 8 bytes of its frame header (page number, commit size), so a frame cannot stand for another page. Not
@@ -51,18 +71,21 @@ struct PageCipher: Sendable {
         }
     }
 
-    /// Seals the page in `plain` into `sealed` (both `pageSize` bytes; they may not overlap). Bytes before `start` are
-    /// copied as they are (page 1's identity, which the caller has put there).
-    func seal(_ plain: UnsafeRawBufferPointer, into sealed: UnsafeMutableRawBufferPointer, from start: Int,
+    /// Seals the page in `plain` into `sealed` (both `pageSize` bytes; they may not overlap) under `nonce` (fresh random
+    /// bytes, never used before: `NoncePool`). Bytes before `start` are copied as they are (page 1's identity, which the
+    /// caller has put there).
+    func seal(_ plain: UnsafeRawBufferPointer, into sealed: UnsafeMutableRawBufferPointer, from start: Int, nonce: AES.GCM.Nonce,
               identity: UnsafeRawBufferPointer, kind: FileKind, place: UInt64, frameHeader: UnsafeRawBufferPointer? = nil) throws {
         let end = Self.pageSize - Self.reservedBytes
-        let box = try Self.withAssociatedData(identity: identity, kind: kind, place: place, frameHeader: frameHeader) { associated in
-            try AES.GCM.seal(UnsafeRawBufferPointer(rebasing: plain[start..<end]), using: key, nonce: AES.GCM.Nonce(), authenticating: associated)
-        }
+        let out = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
         if start > 0 { sealed.baseAddress!.copyMemory(from: plain.baseAddress!, byteCount: start) }
-        box.ciphertext.withUnsafeBytes { sealed.baseAddress!.advanced(by: start).copyMemory(from: $0.baseAddress!, byteCount: end - start) }
-        box.nonce.withUnsafeBytes { sealed.baseAddress!.advanced(by: end).copyMemory(from: $0.baseAddress!, byteCount: Self.nonceSize) }
-        box.tag.withUnsafeBytes { sealed.baseAddress!.advanced(by: end + Self.nonceSize).copyMemory(from: $0.baseAddress!, byteCount: Self.tagSize) }
+        nonce.withUnsafeBytes { sealed.baseAddress!.advanced(by: end).copyMemory(from: $0.baseAddress!, byteCount: Self.nonceSize) }
+        let done = Self.withAssociatedData(identity: identity, kind: kind, place: place, frameHeader: frameHeader) { associated in
+            ohk_page_seal(prepared.pointer, out.advanced(by: start), out.advanced(by: end + Self.nonceSize), out.advanced(by: end), Self.nonceSize,
+                          plain.baseAddress!.assumingMemoryBound(to: UInt8.self).advanced(by: start), end - start,
+                          associated.baseAddress!.assumingMemoryBound(to: UInt8.self), associated.count)
+        }
+        guard done == 1 else { throw CryptoKitError.underlyingCoreCryptoError(error: 0) }
         for index in (end + Self.nonceSize + Self.tagSize)..<Self.pageSize { sealed[index] = 0 }
     }
 
@@ -72,16 +95,40 @@ struct PageCipher: Sendable {
     func open(_ page: UnsafeMutableRawBufferPointer, from start: Int, identity: UnsafeRawBufferPointer, kind: FileKind, place: UInt64,
               frameHeader: UnsafeRawBufferPointer? = nil) -> Bool {
         let end = Self.pageSize - Self.reservedBytes
-        let readOnly = UnsafeRawBufferPointer(page)
-        guard let nonce = try? AES.GCM.Nonce(data: UnsafeRawBufferPointer(rebasing: readOnly[end..<(end + Self.nonceSize)])),
-              let box = try? AES.GCM.SealedBox(nonce: nonce, ciphertext: UnsafeRawBufferPointer(rebasing: readOnly[start..<end]),
-                                               tag: UnsafeRawBufferPointer(rebasing: readOnly[(end + Self.nonceSize)..<(end + Self.nonceSize + Self.tagSize)])),
-              let plain = try? Self.withAssociatedData(identity: identity, kind: kind, place: place, frameHeader: frameHeader, { associated in
-                  try AES.GCM.open(box, using: key, authenticating: associated)
-              })
-        else { return false }
-        plain.withUnsafeBytes { page.baseAddress!.advanced(by: start).copyMemory(from: $0.baseAddress!, byteCount: end - start) }
-        for index in end..<Self.pageSize { page[index] = 0 }
-        return true
+        let bytes = page.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        // Into a buffer of its own: BoringSSL clears its output when the page does not authenticate, and the page must
+        // stay as it was then (it may be tried again with another frame header).
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.pageSize) { plain in
+            let done = Self.withAssociatedData(identity: identity, kind: kind, place: place, frameHeader: frameHeader) { associated in
+                ohk_page_open(prepared.pointer, plain.baseAddress!, bytes.advanced(by: end), Self.nonceSize, bytes.advanced(by: start), end - start,
+                              bytes.advanced(by: end + Self.nonceSize), associated.baseAddress!.assumingMemoryBound(to: UInt8.self), associated.count)
+            }
+            guard done == 1 else { return false }
+            page.baseAddress!.advanced(by: start).copyMemory(from: plain.baseAddress!, byteCount: end - start)
+            for index in end..<Self.pageSize { page[index] = 0 }
+            return true
+        }
+    }
+}
+
+/// Random nonces for one file's writes, drawn from the system's generator 4 KiB at a time (`AES.GCM.Nonce()` asks the
+/// kernel for 12 bytes on every page written, which cost as much as sealing the page). Every nonce is 96 random bits,
+/// as `AES.GCM.Nonce()`'s are; bytes are never handed out twice.
+struct NoncePool {
+    private var bytes = [UInt8](repeating: 0, count: 4096)
+    private var next = 4096
+
+    mutating func take() throws -> AES.GCM.Nonce {
+        if next + PageCipher.nonceSize > bytes.count {
+            var generator = SystemRandomNumberGenerator()
+            bytes.withUnsafeMutableBytes { buffer in
+                for index in stride(from: 0, to: buffer.count, by: 8) {
+                    buffer.storeBytes(of: generator.next(), toByteOffset: index, as: UInt64.self)
+                }
+            }
+            next = 0
+        }
+        defer { next += PageCipher.nonceSize }
+        return try AES.GCM.Nonce(data: bytes[next..<(next + PageCipher.nonceSize)])
     }
 }
