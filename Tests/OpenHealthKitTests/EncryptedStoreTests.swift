@@ -250,16 +250,22 @@ struct EncryptedStoreTests {
         #expect(throws: HKError.self) { try reopened.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") } }
     }
 
+    /// Saves the distinctive samples into `folder` and copies the folder while the store is open, as a crash would leave
+    /// it: every page written since the store was made is in the log. The copy's shared-memory index is left behind, so
+    /// opening the copy reads the log from its frames (SQLite's recovery). Returns the copy and its log.
+    static func copyWhileOpen(_ folder: URL) async throws -> (copy: URL, log: URL) {
+        let store = try await saveDistinctiveSamples(in: folder)
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-encrypted-copy-\(UUID().uuidString)")
+        try withExtendedLifetime(store) { try FileManager.default.copyItem(at: folder, to: copy) }
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("health.sqlite-shm"))
+        return (copy, copy.appendingPathComponent("health.sqlite-wal"))
+    }
+
     @Test func anAlteredFrameOfTheLogIsReportedNeverRead() async throws {
         let folder = try Self.makeEncryptedFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try await Self.saveDistinctiveSamples(in: folder)
-        // A copy of the folder as it is while open (the log holds every page written since the store was made).
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-encrypted-copy-\(UUID().uuidString)")
-        try withExtendedLifetime(store) { try FileManager.default.copyItem(at: folder, to: copy) }
+        let (copy, log) = try await Self.copyWhileOpen(folder)
         defer { try? FileManager.default.removeItem(at: copy) }
-        try FileManager.default.removeItem(at: copy.appendingPathComponent("health.sqlite-shm"))
-        let log = copy.appendingPathComponent("health.sqlite-wal")
         var bytes = try Data(contentsOf: log)
         // A byte of the page of the second frame: later frames of the same log still open, so this is no torn write.
         bytes[32 + (24 + PageCipher.pageSize) + 24 + 500] ^= 0x80
@@ -275,12 +281,8 @@ struct EncryptedStoreTests {
     @Test func aTornLastFrameIsCutAsSQLiteCutsIt() async throws {
         let folder = try Self.makeEncryptedFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try await Self.saveDistinctiveSamples(in: folder)
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-encrypted-copy-\(UUID().uuidString)")
-        try withExtendedLifetime(store) { try FileManager.default.copyItem(at: folder, to: copy) }
+        let (copy, log) = try await Self.copyWhileOpen(folder)
         defer { try? FileManager.default.removeItem(at: copy) }
-        try FileManager.default.removeItem(at: copy.appendingPathComponent("health.sqlite-shm"))
-        let log = copy.appendingPathComponent("health.sqlite-wal")
         var bytes = try Data(contentsOf: log)
         // The last frame's page half written: the transaction it ended is lost, the store before it intact.
         let frames = (bytes.count - 32) / (24 + PageCipher.pageSize)
