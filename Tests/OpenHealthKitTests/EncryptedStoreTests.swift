@@ -102,6 +102,43 @@ struct EncryptedStoreTests {
         #expect(try HealthPerson(storeDirectory: folder).isGuestMode())
     }
 
+    /// Imports an export with side files (a kept ECG file, a route) and a FHIR bundle into the store in `folder`, and
+    /// returns which of their distinctive texts and route values some file of the folder holds in clear.
+    static func importedTextsInClear(_ folder: URL) throws -> Set<String> {
+        let person = try HealthPerson(storeDirectory: folder)
+        let export = try person.importExport(at: madeFixtures.appendingPathComponent("with-side-files.zip"))
+        #expect(export.keptFiles == ["electrocardiograms/ecg_2026-10-30.csv"] && export.added[HKWorkoutRouteTypeIdentifier] == 1)
+        let records = try person.importClinicalRecords(
+            at: fhirFixtures.appendingPathComponent("synthea/r4-Edward_Gulgowski_43481611-2459-44f5-ab20-4b142dac160f.json"), provider: "Synthea General")
+        #expect(records.patients == 1 && records.rejected.isEmpty)
+        #expect(try person.clinicalRecords(of: HKClinicalType(.conditionRecord)).count == 4)
+        var found: Set<String> = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            let contents = try Data(contentsOf: folder.appendingPathComponent(name))
+            for text in importedTexts where contents.range(of: Data(text.utf8)) != nil { found.insert(text) }
+            // A route's first point, as SQLite stores a REAL.
+            for value in [37.781672, -122.396397] where contents.range(of: withUnsafeBytes(of: value.bitPattern.bigEndian) { Data($0) }) != nil {
+                found.insert("\(value)")
+            }
+        }
+        return found
+    }
+
+    static let importedTexts = ["Sinus Rhythm", "Withings User Identifier", "Health Mate", "Simon’s iPhone", "America/Los_Angeles", "Gulgowski",
+                                "Synthea General", "resourceType"]
+
+    /// What the person imports is kept in the store's database too — an export's kept ECG files, its routes, sources and
+    /// metadata, and FHIR resources — so none of it is in clear in any file either; in a plain store, all of it is.
+    @Test func importedExportsAndHealthRecordsAreNowhereInClear() throws {
+        let folder = try Self.makeEncryptedFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try Self.importedTextsInClear(folder) == [])
+        let plain = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-plain-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: plain) }
+        let inPlain = try Self.importedTextsInClear(plain)
+        #expect(inPlain == Set(Self.importedTexts + ["37.781672", "-122.396397"]), "\(inPlain.sorted())")
+    }
+
     @Test func theStoreOpensInAnotherProcessStateOnlyWithItsPassphrase() async throws {
         let folder = try Self.makeEncryptedFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
