@@ -24,8 +24,8 @@ package final class HealthDatabase: Sendable {
     package init(directory: URL, migratingStepByStep: Bool = false) throws {
         // An encrypted store needs its key in this process first (from `StoreEncryption.unlock` or the environment).
         let cipherID = try StoreEncryption.cipherID(for: directory)
-        cipher = cipherID.flatMap(StoreEncryption.entry)
-        var failure: String? { cipherID.flatMap(StoreEncryption.entry)?.takeFailure() }
+        let entry = cipherID.flatMap(StoreEncryption.entry)
+        cipher = entry
         do {
             isReadOnly = Self.isReadOnly(directory)
             self.directory = directory
@@ -66,7 +66,7 @@ package final class HealthDatabase: Sendable {
                 try writer.write { try HealthDatabase.registerSampleTypes(in: $0) }
             }
         } catch let error as DatabaseError {
-            if let failure { throw Self.tampered(directory, failure) }
+            if let failure = entry?.takeFailure() { throw Self.tampered(directory, failure) }
             throw HKError(.errorDatabaseInaccessible, "cannot open the store at \(directory.path): \(error.message ?? "SQLite error \(error.resultCode)")")
         } catch let error as CocoaError {
             throw HKError(.errorDatabaseInaccessible, "cannot create the store folder \(directory.path): \(FileProblem(error))")

@@ -37,12 +37,7 @@ extension StoreEncryption {
         }
         guard !isEncrypted(directory) else { throw HKError(.errorInvalidArgument, "the store in \(directory.path) is already encrypted") }
         try finishConversion(directory)
-        let keyFileContents = try keyFile.map { url in
-            guard let contents = FileManager.default.contents(atPath: url.path) else {
-                throw HKError(.errorDatabaseInaccessible, "the key file \(url.path) is missing or cannot be read")
-            }
-            return contents
-        }
+        let keyFileContents = try keyFile.map(readKeyFile)
         let (file, dataKey) = try StoreKeyFile.create(passphrase: passphrase, keyFile: keyFileContents, scrypt: scrypt.parameters)
 
         // 1. This process alone.

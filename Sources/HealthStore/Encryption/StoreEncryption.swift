@@ -116,12 +116,8 @@ package enum StoreEncryption {
 
     static func remember(_ directory: URL, _ dataKey: SymmetricKey) {
         let id = EncryptedFiles.shared.register(dataKey)
-        let previous = unlocked.withLock { all in
-            defer { all[folderKey(directory)] = id }
-            return all[folderKey(directory)]
-        }
-        // Connections opened with the previous id keep its entry (they hold it); new ones use the new id.
-        _ = previous
+        // A previous id stays registered: connections opened with it still open their log and journal by it.
+        unlocked.withLock { $0[folderKey(directory)] = id }
     }
 
     private static func dataKey(of file: StoreKeyFile, in directory: URL, _ unlock: StoreUnlock) throws -> SymmetricKey {
@@ -138,7 +134,7 @@ package enum StoreEncryption {
         }
     }
 
-    private static func readKeyFile(_ url: URL) throws -> Data {
+    static func readKeyFile(_ url: URL) throws -> Data {
         guard let contents = FileManager.default.contents(atPath: url.path) else {
             throw HKError(.errorDatabaseInaccessible, "the key file \(url.path) is missing or cannot be read")
         }

@@ -115,8 +115,7 @@ struct StoreKeyFile: Codable, Sendable, Equatable {
             try? FileManager.default.removeItem(at: temporary)
             throw HKError(.errorDatabaseInaccessible, "cannot write the store's key file in \(directory.path)")
         }
-        let folder = open(directory.path, O_RDONLY)
-        if folder >= 0 { fsync(folder); close(folder) }
+        StoreEncryption.syncFolder(directory)
     }
 }
 
