@@ -119,6 +119,7 @@ let package = Package(
             dependencies: [
                 "OpenHealthKit", "HealthStore", "HealthServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The small export `health import` brings in when no path is given (made with `health generate --days 14

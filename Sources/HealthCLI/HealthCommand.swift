@@ -14,7 +14,7 @@ struct HealthCommand: AsyncParsableCommand {
             CharacteristicCommand.self, PriorityCommand.self, PreferCommand.self, GenerateCommand.self, RecordsCommand.self, CardsCommand.self,
             ImportCommand.self, ExportCommand.self, SummaryCommand.self, SourcesCommand.self, QueryCommand.self, StatsCommand.self,
             TimeZoneCommand.self, ServeCommand.self, AccessLogCommand.self, DeliveriesCommand.self,
-            InitCommand.self, EncryptCommand.self, PassphraseCommand.self,
+            InitCommand.self, EncryptCommand.self, PassphraseCommand.self, LockCommand.self, UnlockCommand.self,
         ]
     )
 

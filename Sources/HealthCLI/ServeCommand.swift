@@ -32,6 +32,8 @@ struct ServeCommand: AsyncParsableCommand {
     var requestsPerSecond: Double = RateLimit.standard.requestsPerSecond
     @Option(help: "Where apps' background deliveries may go: any (https anywhere, http on this machine) or local (this machine only).")
     var callbacks = "any"
+    @Option(name: .customLong("lock-after"), help: "Lock an encrypted store this many minutes after it was last unlocked (health unlock); 0: only when told (health lock).")
+    var lockAfterMinutes: Double = 0
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical; the log goes to standard error.")
     var logLevel = "notice"
 
@@ -42,6 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard maximumBodyBytes >= 1024 else { throw ValidationError("--max-body \(maximumBodyBytes) is under 1024 bytes") }
         guard requestsPerSecond >= 0, requestsPerSecond.isFinite else { throw ValidationError("--rate-limit \(requestsPerSecond) is not a rate") }
         guard CallbackHosts(rawValue: callbacks) != nil else { throw ValidationError("--callbacks \(callbacks): use any or local") }
+        guard lockAfterMinutes >= 0, lockAfterMinutes.isFinite else { throw ValidationError("--lock-after \(lockAfterMinutes) is not a number of minutes") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel) is not a level") }
     }
 
@@ -59,6 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
                                                        maximumBodyBytes: maximumBodyBytes, rateLimit: rateLimit)
         if let tlsCertificate, let tlsKey { configuration.tls = (tlsCertificate, tlsKey) }
         configuration.callbackHosts = CallbackHosts(rawValue: callbacks) ?? .any
+        if lockAfterMinutes > 0 { configuration.lockAfter = .milliseconds(Int64(lockAfterMinutes * 60_000)) }
         let daemon = HealthDaemon(configuration: configuration, logger: logger)
         let announced = Mutex(false)
         let folder = store.directory.standardizedFileURL.path

@@ -33,7 +33,7 @@ final class DaemonHarness: Sendable {
     /// With `folder`, serves the store an earlier daemon served there (a restart), on the same socket path.
     static func start(maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard, tcp: Bool = false,
                       folder: URL? = nil, deliveryRetry: DeliveryRetry = DeliveryRetry(),
-                      callbackHosts: CallbackHosts = .local) async throws -> DaemonHarness {
+                      callbackHosts: CallbackHosts = .local, lockAfter: Duration? = nil) async throws -> DaemonHarness {
         let folder = try folder ?? privateFolder()
         let store = folder.appendingPathComponent("store")
         let socketPath = folder.appendingPathComponent("d.sock").path
@@ -44,6 +44,7 @@ final class DaemonHarness: Sendable {
         // Deliveries to this machine only unless a test says otherwise: a test never reaches out (the API fuzz sets
         // callbacks of its own making).
         configuration.callbackHosts = callbackHosts
+        configuration.lockAfter = lockAfter
         let daemon = HealthDaemon(configuration: configuration)
         let (listening, continuation) = AsyncStream<HealthDaemon.Endpoint>.makeStream()
         let (triggered, trigger) = AsyncStream<GracefulShutdownTestTrigger>.makeStream()

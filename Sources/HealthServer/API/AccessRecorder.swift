@@ -50,12 +50,22 @@ final class AccessRecorder: Service, Sendable {
             defer { pending.removeAll(keepingCapacity: true) }
             return pending
         }
+        guard !entries.isEmpty else { return }
         do {
             try log.record(entries)
+        } catch where log.database.isLocked {
+            // Kept until the store is unlocked (the oldest dropped beyond a limit, so a long lock cannot fill memory).
+            pending.withLock { pending in
+                pending.insert(contentsOf: entries, at: 0)
+                if pending.count > Self.maximumHeldWhileLocked { pending.removeFirst(pending.count - Self.maximumHeldWhileLocked) }
+            }
         } catch {
             logger.error("the access log could not be written", metadata: ["entries": "\(entries.count)", "error": "\(error)"])
         }
     }
+
+    /// Entries held while the store is locked, at most.
+    static let maximumHeldWhileLocked = 100_000
 
     func run() async throws {
         await cancelWhenGracefulShutdown {

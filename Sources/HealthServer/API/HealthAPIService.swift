@@ -14,6 +14,8 @@ struct HealthAPIService: APIProtocol {
     let deliveries: DeliveryWakeup
     /// Where callback URLs may point.
     let callbackHosts: CallbackHosts
+    /// The store locked and unlocked: writes made while it is locked are kept in its journal.
+    let locking: StoreLocking
 
     /// Runs `work` for the calling app and notes it in the access log: per type, the count `work` returns (or, when it
     /// fails, the `attempted` counts with the refusal).
@@ -118,8 +120,8 @@ struct HealthAPIService: APIProtocol {
         let attempted = Self.counts(batch.samples.map(\._type))
         return try await logged("save", attempted: attempted) { store in
             let objects = try batch.samples.enumerated().map { index, sample in try Self.object(sample, at: "/samples/\(index)") }
-            try await store.save(objects)
-            return (.noContent, attempted)
+            let kept = try await writing(.save, batch, counts: attempted) { try await store.save(objects) }
+            return (.noContent, kept ? [:] : attempted)
         }
     }
 
@@ -137,8 +139,10 @@ struct HealthAPIService: APIProtocol {
                               code: .errorInvalidArgument, field: "/workout/type")
             }
             let samples = try request.samples.enumerated().map { index, sample in try Self.object(sample, at: "/samples/\(index)") }
-            try await store.backend().add(samples, to: workout, savingWorkout: saving)
-            return (.noContent, attempted)
+            let kept = try await writing(.addWorkoutSamples, request, counts: attempted) {
+                try await store.backend().add(samples, to: workout, savingWorkout: saving)
+            }
+            return (.noContent, kept ? [:] : attempted)
         }
     }
 
@@ -168,10 +172,12 @@ struct HealthAPIService: APIProtocol {
         let draft = QuantitySeriesDraft(type: parts.type, start: start, device: parts.device, uuid: parts.uuid, quantities: quantities,
                                         metadata: parts.metadata, endDate: request.sample.endDate)
         return try await logged("save", attempted: [parts.type.identifier: 1]) { store in
-            do { _ = try await store.backend().saveQuantitySeries(draft) } catch let error as HKError where error.code == .errorInvalidArgument {
-                throw Problem(error, field: "/sample")
+            let kept = try await writing(.saveQuantitySeries, request, counts: [parts.type.identifier: 1]) {
+                do { _ = try await store.backend().saveQuantitySeries(draft) } catch let error as HKError where error.code == .errorInvalidArgument {
+                    throw Problem(error, field: "/sample")
+                }
             }
-            return (.noContent, [parts.type.identifier: 1])
+            return (.noContent, kept ? [:] : [parts.type.identifier: 1])
         }
     }
 
@@ -183,8 +189,8 @@ struct HealthAPIService: APIProtocol {
         do { series = try WireSample.heartbeatSeries(request.sample, beats: request.beats, at: "/sample") } catch { throw Self.problem(error) }
         let type = HKSeriesType.heartbeat().identifier
         return try await logged("save", attempted: [type: 1]) { store in
-            try await store.save(series)
-            return (.noContent, [type: 1])
+            let kept = try await writing(.saveHeartbeatSeries, request, counts: [type: 1]) { try await store.save(series) }
+            return (.noContent, kept ? [:] : [type: 1])
         }
     }
 
@@ -198,13 +204,16 @@ struct HealthAPIService: APIProtocol {
     /// exists or not, as embedded.
     func deleteObjects(_ input: Operations.DeleteObjects.Input) async throws -> Operations.DeleteObjects.Output {
         let list = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
-        return try await logged("delete", attempted: Self.counts(list.objects.map(\._type))) { store in
-            try await delete(list, in: store)
-            return (.noContent, Self.counts(list.objects.map(\._type)))
+        let counts = Self.counts(list.objects.map(\._type))
+        return try await logged("delete", attempted: counts) { store in
+            let references = try Self.references(list)
+            let kept = try await writing(.delete, list, counts: counts) { try await delete(references, in: store) }
+            return (.noContent, kept ? [:] : counts)
         }
     }
 
-    private func delete(_ list: Components.Schemas.ObjectList, in store: HKHealthStore) async throws {
+    /// The objects a delete names, by type, or the 400 naming the first that is not a sample's UUID and type.
+    private static func references(_ list: Components.Schemas.ObjectList) throws -> [String: (type: HKSampleType, uuids: [UUID])] {
         var byType: [String: (type: HKSampleType, uuids: [UUID])] = [:]
         for (index, reference) in list.objects.enumerated() {
             guard let uuid = UUID(uuidString: reference.uuid) else {
@@ -216,6 +225,10 @@ struct HealthAPIService: APIProtocol {
             }
             byType[type.identifier, default: (type, [])].uuids.append(uuid)
         }
+        return byType
+    }
+
+    private func delete(_ byType: [String: (type: HKSampleType, uuids: [UUID])], in store: HKHealthStore) async throws {
         var objects: [HKObject] = []
         for (type, uuids) in byType.values {
             let found = try await HKSampleQueryDescriptor(

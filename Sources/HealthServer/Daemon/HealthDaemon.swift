@@ -45,6 +45,9 @@ public struct HealthDaemon: Sendable {
         /// PEM files of the certificate (chain) and private key the TCP listener serves HTTPS with; nil: plain HTTP.
         /// The Unix socket, reachable only on this machine by the daemon's user, stays plain.
         public var tls: (certificatePath: String, keyPath: String)?
+        /// An encrypted store locks itself this long after the person last unlocked it (or the daemon started); nil: it
+        /// stays unlocked until the person locks it.
+        public var lockAfter: Duration?
 
         public init(storeDirectory: URL, socketPath: String? = nil, tcpPort: Int? = nil, tcpHost: String = "127.0.0.1",
                     maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard) {
@@ -99,12 +102,21 @@ public struct HealthDaemon: Sendable {
         // First in the group, so it stops last: the entries of the final requests are written.
         let recorder = AccessRecorder(log: AccessLog(database: database), interval: configuration.accessLogInterval, logger: logger)
         let deliveries = DeliveryWakeup()
-        let router = Self.router(database: database, recorder: recorder, deliveries: deliveries, configuration: configuration, logger: logger)
+        let locking = StoreLocking(database: database, registrations: AppRegistrations(database: database),
+                                   idleTimeout: StoreEncryption.isEncrypted(directory) ? configuration.lockAfter : nil, logger: logger)
+        let (router, api) = Self.router(database: database, recorder: recorder, deliveries: deliveries, locking: locking,
+                                        configuration: configuration, logger: logger)
+        // Writes kept while the store was locked and not all replayed (the daemon stopped meanwhile) are replayed now.
+        if !locking.journal.isEmpty {
+            let replayed = try await locking.replay(apply: api.replay)
+            logger.info("writes kept while locked replayed", metadata: ["applied": "\(replayed.applied)", "refused": "\(replayed.refused)"])
+        }
         let deliverer = BackgroundDeliverer(queue: BackgroundDeliveryQueue(samples: SampleStore(database: database)),
                                             registrations: AppRegistrations(database: database), retry: configuration.deliveryRetry,
                                             hosts: configuration.callbackHosts, wakeup: deliveries, logger: logger)
         var services: [any Service] = [
             recorder,
+            locking,
             deliverer,
             Application(router: router, configuration: .init(address: .unixDomainSocket(path: configuration.socketPath), serverName: "healthd"),
                         onServerRunning: { [configuration] _ in
@@ -140,14 +152,14 @@ public struct HealthDaemon: Sendable {
     }
 
     /// The routes: the API document, and the API behind bearer authentication, quotas, size limits and problem answers.
-    static func router(database: HealthDatabase, recorder: AccessRecorder, deliveries: DeliveryWakeup, configuration: Configuration,
-                       logger: Logger) -> Router<BasicRequestContext> {
+    static func router(database: HealthDatabase, recorder: AccessRecorder, deliveries: DeliveryWakeup, locking: StoreLocking,
+                       configuration: Configuration, logger: Logger) -> (Router<BasicRequestContext>, HealthAPIService) {
         let registrations = AppRegistrations(database: database)
         let router = Router(context: BasicRequestContext.self)
         let document = APIDocument()
         router.add(middleware: ProblemMiddleware(logger: logger))
         router.add(middleware: AllowedMethods(document: document))
-        router.add(middleware: BearerAuthentication(registrations: registrations, publicPrefixes: ["/openapi.json", "/v1/registrations"]))
+        router.add(middleware: BearerAuthentication(locking: locking, publicPrefixes: ["/openapi.json", "/v1/registrations", LockRoutes.prefix]))
         if let limit = configuration.rateLimit { router.add(middleware: RateLimiter(limit: limit)) }
         router.add(middleware: RequestBodyMiddleware(maximumBytes: configuration.maximumBodyBytes, limits: SchemaLimits(document: document),
                                                      nulls: NullValues(document: document)))
@@ -156,10 +168,11 @@ public struct HealthDaemon: Sendable {
                      body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json + "\n")))
         }
         let api = HealthAPIService(registrations: registrations, stores: AppStores(database: database), recorder: recorder,
-                                   deliveries: deliveries, callbackHosts: configuration.callbackHosts)
+                                   deliveries: deliveries, callbackHosts: configuration.callbackHosts, locking: locking)
         // A fixed, valid URL: the API is served from the root.
         try! api.registerHandlers(on: HandAnsweredRoutes(base: router, service: api), serverURL: URL(string: "/")!,
                                   configuration: .init(dateTranscoder: ExactDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]))
-        return router
+        LockRoutes.add(to: router, locking: locking, api: api)
+        return (router, api)
     }
 }

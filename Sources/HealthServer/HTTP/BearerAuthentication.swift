@@ -8,7 +8,8 @@ import Hummingbird
 /// revoked token is one and the same 401, so nothing tells which registrations exist; a revocation takes effect on the
 /// next request, as each is checked against the store.
 struct BearerAuthentication<Context: RequestContext>: RouterMiddleware {
-    let registrations: AppRegistrations
+    /// Checks tokens: against the store, or while it is locked against the credentials kept when it was locked.
+    let locking: StoreLocking
     /// Path prefixes reached without a token.
     let publicPrefixes: [String]
 
@@ -18,7 +19,7 @@ struct BearerAuthentication<Context: RequestContext>: RouterMiddleware {
         guard let header = request.headers[.authorization] else { throw Problem.unauthorized(tokenPresented: false) }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer",
-              case let token = String(parts[1]).trimmingCharacters(in: .whitespaces), let manifest = try registrations.app(forToken: token) else {
+              case let token = String(parts[1]).trimmingCharacters(in: .whitespaces), let manifest = try locking.app(forToken: token) else {
             throw Problem.unauthorized(tokenPresented: true)
         }
         return try await CallingApp.$manifest.withValue(manifest) {

@@ -154,6 +154,51 @@ package struct AppRegistrations: Sendable {
         return manifests.manifest(id: id, json: row["manifest"])
     }
 
+    /// The registration id and token hash a token names, when it is well formed (not that it is valid).
+    package static func credential(ofToken token: String) -> (registration: String, tokenHash: Data)? {
+        let parts = token.split(separator: "_", omittingEmptySubsequences: false)
+        guard token.utf8.count < 200, parts.count == 3, parts[0] == "ohk" else { return nil }
+        return (String(parts[1]), hash(token))
+    }
+
+    /// The app whose approved registration `registration` has the token that hashes to `tokenHash`: a write kept while
+    /// the store was locked is replayed as the app only if that credential is still good (not revoked meanwhile).
+    package func app(registration: String, tokenHash: Data) throws -> AppManifest? {
+        let row = try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT manifest, state, tokenHash FROM appRegistration WHERE id = ?", arguments: [registration])
+        }
+        let expected = (row?["tokenHash"] as Data?) ?? Self.hash("")
+        guard Self.equal(expected, tokenHash), let row, row["state"] as String == State.approved.rawValue else { return nil }
+        return manifests.manifest(id: registration, json: row["manifest"])
+    }
+
+    /// The credentials of the approved apps, as they stand: what the daemon checks tokens against while the store is
+    /// locked (it cannot read them then).
+    package func approvedCredentials() throws -> ApprovedCredentials {
+        let rows = try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, manifest, tokenHash FROM appRegistration WHERE state = 'approved' AND tokenHash IS NOT NULL")
+        }
+        var byID: [String: (Data, AppManifest)] = [:]
+        for row in rows {
+            guard let manifest = manifests.manifest(id: row["id"], json: row["manifest"]) else { continue }
+            byID[row["id"]] = (row["tokenHash"], manifest)
+        }
+        return ApprovedCredentials(byID: byID)
+    }
+
+    /// Approved apps' token hashes and manifests, by registration id, held in memory.
+    package struct ApprovedCredentials: Sendable {
+        let byID: [String: (tokenHash: Data, manifest: AppManifest)]
+
+        /// The app `token` belongs to, or nil (checked as `app(forToken:)` checks it, in constant time).
+        package func app(forToken token: String) -> AppManifest? {
+            guard let (id, hash) = AppRegistrations.credential(ofToken: token) else { return nil }
+            let known = byID[id]
+            guard AppRegistrations.equal(known?.tokenHash ?? AppRegistrations.hash(""), hash) else { return nil }
+            return known?.manifest
+        }
+    }
+
     // MARK: - Helpers
 
     static func registration(_ row: Row) -> Registration {

@@ -191,6 +191,9 @@ extension HealthDatabase {
         CREATE TABLE "recordSharingRequest" ("id" TEXT PRIMARY KEY NOT NULL, "manifest" BLOB NOT NULL, "candidates" TEXT NOT NULL, "state" TEXT NOT NULL CHECK ("state" IN ('pending', 'shared', 'cancelled', 'expired')), "shared" TEXT, "createdAt" DOUBLE NOT NULL, "answeredAt" DOUBLE) WITHOUT ROWID
         """#,
         #"""
+        CREATE TABLE "journalReplay" ("journal" TEXT PRIMARY KEY NOT NULL, "appliedThrough" INTEGER NOT NULL CHECK ("appliedThrough" >= 0)) WITHOUT ROWID
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

@@ -10,12 +10,14 @@ package final class HealthDatabase: Sendable {
     package let writer: DatabasePool
     package let directory: URL
     /// The key of an encrypted store, with the pages that failed to open; nil for a plain store.
-    private let cipher: EncryptedFiles.Entry?
+    let cipher: EncryptedFiles.Entry?
     /// The store's secrets, once read.
-    private let secrets = Mutex<[String: Data]>([:])
+    let secrets = Mutex<[String: Data]>([:])
     /// Whether the store was opened read-only, its folder or files not writable (see `HealthDatabase+ReadOnly`):
     /// reads work, writes are refused.
     package let isReadOnly: Bool
+    /// Whether an encrypted store is locked (`lock()`): its key forgotten, every read and write refused.
+    let locked = Atomic<Bool>(false)
 
     /// Opens (creating if needed) the store in `directory`. A new store is created from the current schema in one
     /// transaction (`currentSchema`, what the migrations build, checked by a test); an existing one is migrated.
@@ -128,6 +130,7 @@ package final class HealthDatabase: Sendable {
 
     /// Reads in a snapshot; SQLite failures become `HKError(.errorDatabaseInaccessible)`, HealthKit's error for them.
     package func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try checkUnlocked()
         do { return try writer.read(body) } catch let error as DatabaseError { throw inaccessible(error) }
     }
 
@@ -135,12 +138,14 @@ package final class HealthDatabase: Sendable {
     /// made on every request (a token), where BEGIN and COMMIT would be most of the work. Never for several statements
     /// whose answers must agree.
     package func readOneStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        try checkUnlocked()
         do { return try writer.unsafeRead(body) } catch let error as DatabaseError { throw inaccessible(error) }
     }
 
     /// Writes in one transaction, rolled back if `body` throws; SQLite failures become `errorDatabaseInaccessible`.
     package func write<T>(_ body: (Database) throws -> T) throws -> T {
         guard !isReadOnly else { throw readOnlyError }
+        try checkUnlocked()
         do { return try writer.write(body) } catch let error as DatabaseError { throw inaccessible(error) }
     }
 
@@ -149,6 +154,7 @@ package final class HealthDatabase: Sendable {
     /// and device again is a tenth of the work. Other writers wait meanwhile, so none runs unchecked.
     package func writeTrusted<T>(_ body: (Database) throws -> T) throws -> T {
         guard !isReadOnly else { throw readOnlyError }
+        try checkUnlocked()
         do {
             return try writer.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
@@ -180,6 +186,10 @@ package final class HealthDatabase: Sendable {
     }
 
     private func inaccessible(_ error: DatabaseError) -> HKError {
+        if isLocked {
+            _ = cipher?.takeFailure()
+            return lockedError
+        }
         if let failure = cipher?.takeFailure() { return Self.tampered(directory, failure) }
         return HKError(.errorDatabaseInaccessible,
                        "the store could not be read or written: SQLite error \(error.resultCode)\(error.message.map { ": \($0)" } ?? "")")
@@ -854,6 +864,15 @@ package final class HealthDatabase: Sendable {
                 t.column("shared", .text)
                 t.column("createdAt", .double).notNull()
                 t.column("answeredAt", .double)
+            }
+        }
+        migrator.registerMigration("v30: replaying the writes made while the store was locked") { db in
+            // How far the journal of writes made while locked (`LockedWriteJournal`, named by its random id) has been
+            // replayed into the store: the end of the last entry applied. Written after each entry, so it is never ahead
+            // of what the store holds; an entry applied but not yet counted is applied again, which changes nothing.
+            try db.create(table: "journalReplay", options: .withoutRowID) { t in
+                t.primaryKey("journal", .text)
+                t.column("appliedThrough", .integer).notNull().check { $0 >= 0 }
             }
         }
         return migrator

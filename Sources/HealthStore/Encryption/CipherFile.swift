@@ -74,6 +74,8 @@ final class CipherFile {
     // MARK: Reading
 
     func read(_ buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int32 {
+        // A locked store reads nothing (and a log read while locked is never taken for torn frames).
+        if entry.cipher.isForgotten { return SQLITE_IOERR_AUTH }
         switch kind {
         case .database: return readDatabase(buffer, at: offset)
         case .log: return readLog(buffer, at: offset)

@@ -30,25 +30,70 @@ struct PageCipher: Sendable {
         case journal = 0x4A  // "J"
     }
 
-    /// The key, set up once (`ohk_page_key`), shared by every file and thread that uses this cipher.
+    /// The key, set up once (`ohk_page_key`), shared by every file and thread that uses this cipher; forgotten while
+    /// the store is locked.
     private let prepared: PreparedKey
 
     init(key: SymmetricKey) {
         prepared = PreparedKey(key)
     }
 
-    /// BoringSSL's AES-256-GCM context for one key, freed with the last cipher that uses it.
-    private final class PreparedKey: @unchecked Sendable {  // read-only after init: BoringSSL allows concurrent use
-        let pointer: OpaquePointer
+    /// Whether the key is forgotten (the store locked): no page can be sealed or opened until it is restored.
+    var isForgotten: Bool { prepared.isForgotten }
+
+    /// Frees the key (BoringSSL wipes its memory), after the seals and opens in progress: from now on no page of the store
+    /// can be read or written in this process, until `restore`.
+    func forget() { prepared.forget() }
+
+    /// Sets the key up again (the same data key, unwrapped anew when the store is unlocked).
+    func restore(_ key: SymmetricKey) { prepared.restore(key) }
+
+    /// BoringSSL's AES-256-GCM context for one key, freed with the last cipher that uses it or when the store is locked.
+    /// Each page's seal or open holds a shared lock on it; forgetting the key takes it exclusively, so a context is never
+    /// freed under a page being sealed.
+    private final class PreparedKey: @unchecked Sendable {  // the pointer changes only under the exclusive lock
+        private var pointer: OpaquePointer?
+        private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
 
         init(_ key: SymmetricKey) {
+            pthread_rwlock_init(lock, nil)
+            pointer = Self.make(key)
+        }
+
+        private static func make(_ key: SymmetricKey) -> OpaquePointer {
             guard let made = key.withUnsafeBytes({ ohk_page_key_new($0.bindMemory(to: UInt8.self).baseAddress) }) else {
                 fatalError("BoringSSL refused a 256-bit AES-GCM key")
             }
-            pointer = made
+            return made
         }
 
-        deinit { ohk_page_key_free(pointer) }
+        /// `body` with the context, or nil when the key is forgotten.
+        func with<R>(_ body: (OpaquePointer) -> R) -> R? {
+            pthread_rwlock_rdlock(lock)
+            defer { pthread_rwlock_unlock(lock) }
+            return pointer.map(body)
+        }
+
+        var isForgotten: Bool { with { _ in false } ?? true }
+
+        func forget() {
+            pthread_rwlock_wrlock(lock)
+            defer { pthread_rwlock_unlock(lock) }
+            ohk_page_key_free(pointer)
+            pointer = nil
+        }
+
+        func restore(_ key: SymmetricKey) {
+            pthread_rwlock_wrlock(lock)
+            defer { pthread_rwlock_unlock(lock) }
+            if pointer == nil { pointer = Self.make(key) }
+        }
+
+        deinit {
+            ohk_page_key_free(pointer)
+            pthread_rwlock_destroy(lock)
+            lock.deallocate()
+        }
     }
 
     /// The associated data of one page: identity (16), kind (1), place (8, big-endian), and for a page of the write-ahead
@@ -81,10 +126,11 @@ struct PageCipher: Sendable {
         if start > 0 { sealed.baseAddress!.copyMemory(from: plain.baseAddress!, byteCount: start) }
         nonce.withUnsafeBytes { sealed.baseAddress!.advanced(by: end).copyMemory(from: $0.baseAddress!, byteCount: Self.nonceSize) }
         let done = Self.withAssociatedData(identity: identity, kind: kind, place: place, frameHeader: frameHeader) { associated in
-            ohk_page_seal(prepared.pointer, out.advanced(by: start), out.advanced(by: end + Self.nonceSize), out.advanced(by: end), Self.nonceSize,
+            prepared.with { ohk_page_seal($0, out.advanced(by: start), out.advanced(by: end + Self.nonceSize), out.advanced(by: end), Self.nonceSize,
                           plain.baseAddress!.assumingMemoryBound(to: UInt8.self).advanced(by: start), end - start,
-                          associated.baseAddress!.assumingMemoryBound(to: UInt8.self), associated.count)
+                          associated.baseAddress!.assumingMemoryBound(to: UInt8.self), associated.count) }
         }
+        guard let done else { throw StoreLockedError() }
         guard done == 1 else { throw CryptoKitError.underlyingCoreCryptoError(error: 0) }
         for index in (end + Self.nonceSize + Self.tagSize)..<Self.pageSize { sealed[index] = 0 }
     }
@@ -100,8 +146,8 @@ struct PageCipher: Sendable {
         // stay as it was then (it may be tried again with another frame header).
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.pageSize) { plain in
             let done = Self.withAssociatedData(identity: identity, kind: kind, place: place, frameHeader: frameHeader) { associated in
-                ohk_page_open(prepared.pointer, plain.baseAddress!, bytes.advanced(by: end), Self.nonceSize, bytes.advanced(by: start), end - start,
-                              bytes.advanced(by: end + Self.nonceSize), associated.baseAddress!.assumingMemoryBound(to: UInt8.self), associated.count)
+                prepared.with { ohk_page_open($0, plain.baseAddress!, bytes.advanced(by: end), Self.nonceSize, bytes.advanced(by: start), end - start,
+                              bytes.advanced(by: end + Self.nonceSize), associated.baseAddress!.assumingMemoryBound(to: UInt8.self), associated.count) }
             }
             guard done == 1 else { return false }
             page.baseAddress!.advanced(by: start).copyMemory(from: plain.baseAddress!, byteCount: end - start)
@@ -110,6 +156,9 @@ struct PageCipher: Sendable {
         }
     }
 }
+
+/// A page was to be sealed while the store is locked (its key forgotten).
+struct StoreLockedError: Error {}
 
 /// Random nonces for one file's writes, drawn from the system's generator 4 KiB at a time (`AES.GCM.Nonce()` asks the
 /// kernel for 12 bytes on every page written, which cost as much as sealing the page). Every nonce is 96 random bits,

@@ -68,6 +68,7 @@ package enum StoreEncryption {
     /// Forgets the key of the store in `directory` in this process.
     package static func forget(_ directory: URL) {
         if let id = unlocked.withLock({ $0.removeValue(forKey: folderKey(directory)) }) { EncryptedFiles.shared.remove(id) }
+        forgetJournalKey(directory)
     }
 
     /// Wraps the store's data key by `newPassphrase`, proving the old one (or the key file) first. The pages are not
@@ -118,6 +119,51 @@ package enum StoreEncryption {
         let id = EncryptedFiles.shared.register(dataKey)
         // A previous id stays registered: connections opened with it still open their log and journal by it.
         unlocked.withLock { $0[folderKey(directory)] = id }
+        rememberJournalKey(directory, dataKey)
+    }
+
+    /// The private keys of the journals of locked writes of the stores unlocked in this process, by folder.
+    private static let journalKeys = Mutex<[String: Curve25519.KeyAgreement.PrivateKey]>([:])
+
+    /// Keeps the journal's private key while the store is unlocked, and gives a key file made before the journal existed
+    /// its public key.
+    static func rememberJournalKey(_ directory: URL, _ dataKey: SymmetricKey) {
+        journalKeys.withLock { $0[folderKey(directory)] = StoreKeyFile.journalPrivateKey(dataKey) }
+        if var file = try? StoreKeyFile.load(from: directory), file.journalKey == nil {
+            file.journalKey = StoreKeyFile.journalPublicKey(dataKey)
+            try? file.save(to: directory)
+        }
+    }
+
+    /// The private key that opens the journal of locked writes of the store in `directory`: known while it is unlocked.
+    static func journalPrivateKey(_ directory: URL) -> Curve25519.KeyAgreement.PrivateKey? {
+        journalKeys.withLock { $0[folderKey(directory)] }
+    }
+
+    /// Forgets the journal's private key (the store is locked).
+    static func forgetJournalKey(_ directory: URL) {
+        _ = journalKeys.withLock { $0.removeValue(forKey: folderKey(directory)) }
+    }
+
+    /// The public key writes made while the store in `directory` is locked are sealed to.
+    static func journalPublicKey(_ directory: URL) throws -> Curve25519.KeyAgreement.PublicKey {
+        guard let key = try StoreKeyFile.load(from: directory)?.journalPublicKey() else {
+            throw HKError(.errorDatabaseInaccessible, "the store in \(directory.path) has no journal key: unlock it once to add one")
+        }
+        return key
+    }
+
+    /// Checks that `unlock` opens the encrypted store in `directory` (a wrong passphrase is the error that says so).
+    package static func check(_ unlock: StoreUnlock, of directory: URL) throws {
+        _ = try dataKey(of: directory, unlock)
+    }
+
+    /// The data key of the encrypted store in `directory`, proved by `unlock`.
+    static func dataKey(of directory: URL, _ unlock: StoreUnlock) throws -> SymmetricKey {
+        guard let file = try StoreKeyFile.load(from: directory) else {
+            throw HKError(.errorInvalidArgument, "the store in \(directory.path) is not encrypted")
+        }
+        return try dataKey(of: file, in: directory, unlock)
     }
 
     private static func dataKey(of file: StoreKeyFile, in directory: URL, _ unlock: StoreUnlock) throws -> SymmetricKey {

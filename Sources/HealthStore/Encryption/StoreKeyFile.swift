@@ -17,6 +17,10 @@ struct StoreKeyFile: Codable, Sendable, Equatable {
     /// How the pages are sealed, for a reader of the file.
     var cipher = "AES-256-GCM per page of \(PageCipher.pageSize) bytes, nonce and tag in \(PageCipher.reservedBytes) reserved bytes"
     var wraps: [Wrap]
+    /// Base64: the X25519 public key that writes made while the store is locked are sealed to (`LockedWriteJournal`),
+    /// so that writing them needs no secret. Its private key is derived from the data key (`journalPrivateKey`). Absent
+    /// from key files made before the journal existed: added when such a store is next unlocked.
+    var journalKey: String?
 
     /// One wrapping of the data key.
     struct Wrap: Codable, Sendable, Equatable {
@@ -47,13 +51,34 @@ struct StoreKeyFile: Codable, Sendable, Equatable {
         let dataKey = SymmetricKey(size: .bits256)
         var wraps = [try Wrap(wrapping: dataKey, passphrase: passphrase, scrypt: scrypt)]
         if let keyFile { wraps.append(try Wrap(wrapping: dataKey, keyFile: keyFile)) }
-        return (StoreKeyFile(wraps: wraps), dataKey)
+        return (StoreKeyFile(wraps: wraps, journalKey: Self.journalPublicKey(dataKey)), dataKey)
     }
 
     static func checkPassphrase(_ passphrase: String) throws {
         guard passphrase.count >= 8 else {
             throw HKError(.errorInvalidArgument, "a store's passphrase must be at least 8 characters long")
         }
+    }
+
+    /// The private key of the journal of locked writes: derived from the data key, so it needs no wrapping of its own and
+    /// is known exactly when the store is unlocked.
+    static func journalPrivateKey(_ dataKey: SymmetricKey) -> Curve25519.KeyAgreement.PrivateKey {
+        let bytes = HKDF<SHA256>.deriveKey(inputKeyMaterial: dataKey, info: Data("openhealthkit locked-write journal key v1".utf8),
+                                           outputByteCount: 32)
+        return bytes.withUnsafeBytes { try! Curve25519.KeyAgreement.PrivateKey(rawRepresentation: $0) }  // any 32 bytes are a key
+    }
+
+    static func journalPublicKey(_ dataKey: SymmetricKey) -> String {
+        journalPrivateKey(dataKey).publicKey.rawRepresentation.base64EncodedString()
+    }
+
+    /// The journal's public key, as this file keeps it.
+    func journalPublicKey() throws -> Curve25519.KeyAgreement.PublicKey? {
+        guard let journalKey else { return nil }
+        guard let raw = Data(base64Encoded: journalKey), let key = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw) else {
+            throw HKError(.errorDatabaseInaccessible, "the store's key file is damaged (its journal key cannot be read)")
+        }
+        return key
     }
 
     /// The data key, unwrapped with the passphrase.

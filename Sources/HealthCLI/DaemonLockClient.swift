@@ -1,0 +1,60 @@
+import AsyncHTTPClient
+import Foundation
+import HealthServer
+import HealthStore
+import NIOCore
+
+/// The person's side of `health lock` and `health unlock`: the passphrase (or key file) asked for as every command asks
+/// for it, sent to the daemon serving the store over its socket (``HealthDaemon``'s `/person` routes).
+struct DaemonLockClient {
+    let socket: String
+
+    /// The passphrase from `$OPENHEALTHKIT_PASSPHRASE`, the key file from `$OPENHEALTHKIT_KEY_FILE`, or else typed.
+    static func proof(for directory: URL, _ action: String) throws -> [String: String] {
+        let environment = ProcessInfo.processInfo.environment
+        if let passphrase = environment[StoreEncryption.passphraseVariable], !passphrase.isEmpty { return ["passphrase": passphrase] }
+        if let keyFile = environment[StoreEncryption.keyFileVariable], !keyFile.isEmpty {
+            return ["keyFile": URL(fileURLWithPath: keyFile).standardizedFileURL.path]
+        }
+        return ["passphrase": try PassphrasePrompt.read(
+            "Passphrase to \(action) the store in \(directory.path): ",
+            unavailable: "the passphrase is needed: run in a terminal to type it, or set \(StoreEncryption.passphraseVariable)")]
+    }
+
+    private var unanswered: CommandFailure {
+        CommandFailure("no daemon answers at \(socket): start one with `health serve` (or give its --socket)")
+    }
+
+    /// Fails at once when no socket is there (before the passphrase is asked for).
+    func checkSocket() throws {
+        var status = stat()
+        guard stat(socket, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { throw unanswered }
+    }
+
+    /// POSTs `body` to `path` and returns the JSON answer, or fails with the daemon's own words.
+    func post(_ path: String, _ body: [String: String]) async throws -> [String: Any] {
+        let address = "http+unix://" + (socket.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? socket)
+        var request = HTTPClientRequest(url: address + path)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+        try checkSocket()
+        // A client of its own, which does not retry: a socket nobody listens on is an error at once.
+        let client = HTTPClient(eventLoopGroupProvider: .singleton,
+                                configuration: .init(timeout: .init(connect: .seconds(2), read: .seconds(600))))
+        let answer: (response: HTTPClientResponse, bytes: ByteBuffer)?
+        do {
+            let response = try await client.execute(request, timeout: .seconds(600))
+            answer = (response, try await response.body.collect(upTo: 1 << 20))
+        } catch {
+            answer = nil
+        }
+        try? await client.shutdown()
+        guard let (response, bytes) = answer else { throw unanswered }
+        let object = (try? JSONSerialization.jsonObject(with: Data(buffer: bytes))) as? [String: Any] ?? [:]
+        guard response.status == .ok else {
+            throw CommandFailure((object["detail"] as? String) ?? (object["title"] as? String) ?? "the daemon answered \(response.status)")
+        }
+        return object
+    }
+}
