@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 @testable import HealthServer
 @testable import HealthStore
 import OpenHealthKit
@@ -226,5 +227,90 @@ struct LockedStoreTests {
         #expect(nobody.status != 0)
         #expect(nobody.output.contains("no daemon answers at"), "\(nobody.output)")
         await daemon.stop()
+    }
+}
+
+/// Kill -9 while the daemon replays the journal (issue 17's "done means"): whatever the moment, the next start makes
+/// every kept write exactly once.
+@Suite("A locked store's replay, killed")
+struct LockedReplayKillTests {
+    static let writes = 200
+
+    @Test func killedAtRandomMomentsDuringTheReplayTheStoreLosesAndDuplicatesNothing() async throws {
+        // A store whose journal holds `writes` saves, one per request, kept while it was locked.
+        let template = try DaemonHarness.privateFolder()
+        defer { try? FileManager.default.removeItem(at: template) }
+        let store = template.appendingPathComponent("store")
+        try StoreEncryption.create(store, passphrase: LockedStoreTests.passphrase, scrypt: .fast)
+        let daemon = try await DaemonHarness.start(folder: template)
+        let app = try await LockedStoreTests.app(daemon)
+        _ = try await daemon.raw(.POST, "/person/lock", body: LockedStoreTests.proof())
+        for index in 0..<Self.writes {
+            try await app.save(LockedStoreTests.sample(Double(index + 1), note: "kept \(index)", at: Double(index) * 60))
+        }
+        await daemon.stopKeepingTheStore()
+        StoreEncryption.forget(store)
+
+        let environment = ProcessInfo.processInfo.environment.merging(["OPENHEALTHKIT_PASSPHRASE": LockedStoreTests.passphrase]) { $1 }
+        // How long a start with the whole replay takes here: kills fall anywhere in it.
+        let whole = try await Self.copy(store) { copy in
+            let started = ContinuousClock.now
+            let (server, _, _) = try await ServeCommandTests.serve(folder: copy.deletingLastPathComponent(), environment: environment)
+            let took = ContinuousClock.now - started
+            await server.stopKeepingTheStore()
+            try Self.check(copy)
+            return took
+        }
+        var killedWith: [String: Int] = [:]
+        for _ in 0..<50 {
+            try await Self.copy(store) { copy in
+                let process = Process()
+                process.executableURL = ServeCommandTests.executable
+                process.arguments = ["serve", "--store", copy.path, "--socket", copy.deletingLastPathComponent().appendingPathComponent("d.sock").path]
+                process.environment = environment
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                try await Task.sleep(for: whole * Double.random(in: 0...1.2))
+                kill(process.processIdentifier, SIGKILL)
+                await process.ended()
+                let made = try Self.samples(copy).count
+                killedWith[made == 0 ? "none made" : made == Self.writes ? "all made" : "some made", default: 0] += 1
+                // The next start makes the rest.
+                let (server, _, _) = try await ServeCommandTests.serve(folder: copy.deletingLastPathComponent(), environment: environment)
+                await server.stopKeepingTheStore()
+                try Self.check(copy)
+            }
+        }
+        print("replay killed with: \(killedWith.sorted { $0.key < $1.key })")
+        #expect(killedWith["some made", default: 0] > 0, "no kill fell inside the replay: \(killedWith)")
+    }
+
+    /// Runs `body` on a copy of the store in a new private folder.
+    static func copy<T>(_ store: URL, _ body: (URL) async throws -> T) async throws -> T {
+        let folder = try DaemonHarness.privateFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("store")
+        try FileManager.default.copyItem(at: store, to: copy)
+        return try await body(copy)
+    }
+
+    /// The steps samples in the store (opened in this process, then let go).
+    static func samples(_ store: URL) throws -> [Double] {
+        try StoreEncryption.unlock(store, with: .passphrase(LockedStoreTests.passphrase))
+        defer { StoreEncryption.forget(store) }
+        let database = try HealthDatabase(directory: store)
+        return try database.read { try Double.fetchAll($0, sql: "SELECT value FROM sample ORDER BY value") }
+    }
+
+    /// Every kept write made once: the integrity check passes, each value is there once, and the journal is gone.
+    static func check(_ store: URL) throws {
+        try StoreEncryption.unlock(store, with: .passphrase(LockedStoreTests.passphrase))
+        defer { StoreEncryption.forget(store) }
+        let database = try HealthDatabase(directory: store)
+        #expect(try database.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        let values = try database.read { try Double.fetchAll($0, sql: "SELECT value FROM sample ORDER BY value") }
+        #expect(values == (1...Self.writes).map(Double.init))
+        #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent(LockedWriteJournal.fileName).path))
     }
 }
