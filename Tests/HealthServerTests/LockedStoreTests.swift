@@ -200,6 +200,28 @@ struct LockedStoreTests {
         }
     }
 
+    @Test(.timeLimit(.minutes(2)))
+    func anObserverQueryRunningAcrossALockHearsTheKeptWritesOnceUnlocked() async throws {
+        try await Self.with { daemon in
+            let app = try await Self.app(daemon)
+            let (heard, hearing) = AsyncStream<Bool>.makeStream()
+            let query = HKObserverQuery(sampleType: Self.steps, predicate: nil) { _, done, error in
+                hearing.yield(error == nil)
+                done()
+            }
+            app.execute(query)
+            var updates = heard.makeAsyncIterator()
+            #expect(await updates.next() == true)   // the query started
+            _ = try await daemon.raw(.POST, "/person/lock", body: Self.proof())
+            try await app.save(Self.sample(9, note: "kept"))
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await daemon.raw(.POST, "/person/unlock", body: Self.proof()).json["replayed"] as? Int == 1)
+            // The stream broke off at the lock; the query reconnects from its last event and hears the write.
+            #expect(await updates.next() == true)
+            app.stop(query)
+        }
+    }
+
     @Test func healthLockAndUnlockTalkToTheDaemon() async throws {
         let folder = try DaemonHarness.privateFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -72,7 +72,10 @@ struct BackgroundDeliverer: Service {
             }
             return [heldBack, try queue.nextAttempt()].compactMap { $0 }.min()
         } catch {
-            logger.error("background delivery: the queue could not be read or written", metadata: ["error": "\(error)"])
+            // A locked store is no failure: deliveries wait for it to be unlocked.
+            if !queue.samples.database.isLocked {
+                logger.error("background delivery: the queue could not be read or written", metadata: ["error": "\(error)"])
+            }
             return Date().addingTimeInterval(5)
         }
     }
