@@ -90,6 +90,8 @@ struct LockedStoreTests {
             let saves = try await Self.accessLog(daemon, type: Self.steps.identifier, until: { $0.count(where: { $0.operation == "save" }) >= 3 })
                 .filter { $0.operation == "save" }
             #expect(saves.map(\.outcome) == ["allowed", "kept while locked", "allowed"], "\(saves)")
+            let queries = try daemon.person().accessLog(app: Self.manifest.bundleIdentifier, type: Self.steps.identifier).filter { $0.operation == "query" }
+            #expect(queries.contains { $0.outcome == "locked" }, "\(queries)")
         }
     }
 

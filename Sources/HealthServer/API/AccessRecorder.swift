@@ -36,7 +36,10 @@ final class AccessRecorder: Service, Sendable {
     }
 
     static func outcome(_ error: any Error) -> String {
-        switch (error as? Problem)?.status.code {
+        if let problem = error as? Problem, problem.code == .errorDatabaseInaccessible, problem.detail == HealthDatabase.lockedMessage {
+            return "locked"
+        }
+        return switch (error as? Problem)?.status.code {
         case 401?, 403?: "denied"
         case 400?, 413?: "invalid"
         case 409?: "dismissed"

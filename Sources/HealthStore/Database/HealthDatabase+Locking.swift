@@ -12,9 +12,9 @@ extension HealthDatabase {
     package var isLocked: Bool { locked.load(ordering: .acquiring) }
 
     /// HealthKit's error for protected data while the device is locked.
-    package var lockedError: HKError {
-        HKError(.errorDatabaseInaccessible, "the store is locked: its data cannot be read until the person unlocks it")
-    }
+    package var lockedError: HKError { HKError(.errorDatabaseInaccessible, Self.lockedMessage) }
+
+    package static let lockedMessage = "the store is locked: its data cannot be read until the person unlocks it"
 
     func checkUnlocked() throws {
         if isLocked { throw lockedError }
