@@ -23,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        // Signed samples (`HKMetadataKeyDigitalSignature`): CMS SignedData verified against certificates the person trusts.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         // The daemon (`health serve`): HTTP on Hummingbird 2, its OpenAPI transport, graceful shutdown, logging.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
@@ -71,6 +74,8 @@ let package = Package(
             name: "OpenHealthKit",
             dependencies: [
                 "HealthModel", "HealthStore", "HealthExport", "HealthAPI",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -130,7 +135,11 @@ let package = Package(
         // An app as HealthKit apps are written, knowing nothing of where the store is: run against the daemon by the tests.
         .executableTarget(name: "StepCounter", dependencies: ["OpenHealthKit"], path: "Examples/StepCounter", swiftSettings: strictSettings),
         // What tests share: waiting for child processes off Swift's cooperative pool, seeded randomness, statistics queries awaited.
-        .target(name: "TestSupport", dependencies: ["TestSupportC", "OpenHealthKit"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .target(name: "TestSupport", dependencies: [
+            "TestSupportC", "OpenHealthKit",
+            // A signing device for the signed-sample tests: its maker's root certificate, its own, and CMS signatures.
+            .product(name: "X509", package: "swift-certificates"), .product(name: "Crypto", package: "swift-crypto"),
+        ], path: "Tests/TestSupport", swiftSettings: strictSettings),
         // One malloc arena for the test process, set before any thread starts: Foundation's Process.run() on Linux reads
         // past a buffer it gets from malloc (swift-corelibs-foundation #5472), which crashes at the top of a thread arena.
         .target(name: "TestSupportC", path: "Tests/TestSupportC"),

@@ -194,6 +194,9 @@ extension HealthDatabase {
         CREATE TABLE "journalReplay" ("journal" TEXT PRIMARY KEY NOT NULL, "appliedThrough" INTEGER NOT NULL CHECK ("appliedThrough" >= 0)) WITHOUT ROWID
         """#,
         #"""
+        CREATE TABLE "trustedSigner" ("fingerprint" TEXT PRIMARY KEY NOT NULL, "subject" TEXT NOT NULL, "certificate" BLOB NOT NULL, "addedAt" DOUBLE NOT NULL) WITHOUT ROWID
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

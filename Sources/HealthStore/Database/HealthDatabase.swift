@@ -875,6 +875,16 @@ package final class HealthDatabase: Sendable {
                 t.column("appliedThrough", .integer).notNull().check { $0 >= 0 }
             }
         }
+        migrator.registerMigration("v31: certificates the person trusts to sign samples") { db in
+            // Device manufacturers' certificates: a sample's HKMetadataKeyDigitalSignature counts as verified only when
+            // its signer chains to one of these (by the SHA-256 of its DER).
+            try db.create(table: "trustedSigner", options: .withoutRowID) { t in
+                t.primaryKey("fingerprint", .text)
+                t.column("subject", .text).notNull()
+                t.column("certificate", .blob).notNull()
+                t.column("addedAt", .double).notNull()
+            }
+        }
         return migrator
     }()
 }
