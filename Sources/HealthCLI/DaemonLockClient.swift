@@ -1,3 +1,4 @@
+import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import HealthServer
@@ -8,6 +9,20 @@ import NIOCore
 /// for it, sent to the daemon serving the store over its socket (``HealthDaemon``'s `/person` routes).
 struct DaemonLockClient {
     let socket: String
+
+    /// The store and the daemon's socket, as `health lock` and `health unlock` take them.
+    struct Options: ParsableArguments {
+        @OptionGroup var store: StoreOptions
+        @Option(help: "The daemon's Unix socket (default: $XDG_RUNTIME_DIR/openhealthkit/healthd.sock).")
+        var socket: String?
+
+        /// Asks for the passphrase to `action` the store (once a daemon is there to hear it) and posts it to `path`.
+        func post(_ path: String, asking action: String) async throws -> [String: Any] {
+            let client = DaemonLockClient(socket: socket ?? HealthDaemon.Configuration.defaultSocketPath())
+            try client.checkSocket()
+            return try await client.post(path, DaemonLockClient.proof(for: store.directory, action))
+        }
+    }
 
     /// The passphrase from `$OPENHEALTHKIT_PASSPHRASE`, the key file from `$OPENHEALTHKIT_KEY_FILE`, or else typed.
     static func proof(for directory: URL, _ action: String) throws -> [String: String] {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HealthServer
 
 /// `health lock`: locks the encrypted store the daemon serves, as locking a phone does HealthKit's.
 struct LockCommand: AsyncParsableCommand {
@@ -14,15 +13,10 @@ struct LockCommand: AsyncParsableCommand {
             can read. `health unlock` makes them. `health serve --lock-after` locks the store by itself.
             """)
 
-    @OptionGroup var store: StoreOptions
-    @Option(help: "The daemon's Unix socket (default: $XDG_RUNTIME_DIR/openhealthkit/healthd.sock).")
-    var socket: String?
+    @OptionGroup var daemon: DaemonLockClient.Options
 
     func run() async throws {
-        let client = DaemonLockClient(socket: socket ?? HealthDaemon.Configuration.defaultSocketPath())
-        try client.checkSocket()
-        let proof = try DaemonLockClient.proof(for: store.directory, "lock")
-        _ = try await client.post("/person/lock", proof)
+        _ = try await daemon.post("/person/lock", asking: "lock")
         print("Locked. Apps cannot read the store until you unlock it (health unlock); what they write meanwhile is kept, sealed.")
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HealthServer
 
 /// `health unlock`: unlocks the store a daemon serves and makes the writes apps made while it was locked.
 struct UnlockCommand: AsyncParsableCommand {
@@ -13,19 +12,14 @@ struct UnlockCommand: AsyncParsableCommand {
             access revoked meanwhile) is refused and noted in the access log (health access).
             """)
 
-    @OptionGroup var store: StoreOptions
-    @Option(help: "The daemon's Unix socket (default: $XDG_RUNTIME_DIR/openhealthkit/healthd.sock).")
-    var socket: String?
+    @OptionGroup var daemon: DaemonLockClient.Options
 
     func run() async throws {
-        let client = DaemonLockClient(socket: socket ?? HealthDaemon.Configuration.defaultSocketPath())
-        try client.checkSocket()
-        let proof = try DaemonLockClient.proof(for: store.directory, "unlock")
-        let answer = try await client.post("/person/unlock", proof)
+        let answer = try await daemon.post("/person/unlock", asking: "unlock")
         let replayed = answer["replayed"] as? Int ?? 0, refused = answer["refused"] as? Int ?? 0
         var line = "Unlocked."
         if replayed + refused > 0 {
-            line += " Writes kept while it was locked: \(replayed) made" + (refused > 0 ? ", \(refused) refused (see health access)." : ".")
+            line += " Writes kept while it was locked: \(replayed) made" + (refused > 0 ? ", \(refused) refused (see health access-log)." : ".")
         }
         print(line)
         if let damaged = answer["damaged"] as? String { print("Warning: \(damaged).") }

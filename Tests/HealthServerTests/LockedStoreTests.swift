@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 @testable import HealthServer
 @testable import HealthStore
 import OpenHealthKit
@@ -336,5 +337,60 @@ struct LockedReplayKillTests {
         let values = try database.read { try Double.fetchAll($0, sql: "SELECT value FROM sample ORDER BY value") }
         #expect(values == (1...Self.writes).map(Double.init))
         #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent(LockedWriteJournal.fileName).path))
+    }
+}
+
+/// Kill -9 while apps save to a daemon's encrypted store (issue 17's "done means"): every save the daemon acknowledged
+/// is there after a restart, each batch whole or absent, and the store passes its integrity check.
+@Suite("An encrypted store, killed while apps save")
+struct EncryptedWritesKillTests {
+    static let batch = 20
+
+    @Test func killedAtRandomMomentsWhileAnAppSavesNothingAcknowledgedIsLost() async throws {
+        let template = try DaemonHarness.privateFolder()
+        defer { try? FileManager.default.removeItem(at: template) }
+        let store = template.appendingPathComponent("store")
+        try StoreEncryption.create(store, passphrase: LockedStoreTests.passphrase, scrypt: .fast)
+        let daemon = try await DaemonHarness.start(folder: template)
+        let token = try await daemon.connect(LockedStoreTests.manifest.bundleIdentifier, share: [LockedStoreTests.steps], read: [LockedStoreTests.steps])
+        await daemon.stopKeepingTheStore()
+        StoreEncryption.forget(store)
+
+        let environment = ["OPENHEALTHKIT_PASSPHRASE": LockedStoreTests.passphrase]
+        var acknowledgedInAll = 0
+        for _ in 0..<50 {
+            try await LockedReplayKillTests.copy(store) { copy in
+                let (server, process, _) = try await ServeCommandTests.serve(folder: copy.deletingLastPathComponent(), environment: environment)
+                let acknowledged = Mutex<[Int]>([])
+                let saving = Task {
+                    for number in 0... {
+                        let samples = (0..<Self.batch).map { index in
+                            #"{"uuid": "\#(UUID())", "type": "HKQuantityTypeIdentifierStepCount", "startDate": "2026-11-27T08:00:00Z", "endDate": "2026-11-27T08:01:00Z", "quantity": {"value": \#(number * 100 + index), "unit": "count"}}"#
+                        }
+                        guard let saved = try? await server.raw(.POST, "/v1/objects", body: #"{"samples": [\#(samples.joined(separator: ","))]}"#, token: token),
+                              saved.status == 204 else { return }
+                        acknowledged.withLock { $0.append(number) }
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 50...600)))
+                kill(process.processIdentifier, SIGKILL)
+                await process.ended()
+                saving.cancel()
+                _ = await saving.value
+                let told = acknowledged.withLock { $0 }
+                acknowledgedInAll += told.count
+
+                try StoreEncryption.unlock(copy, with: .passphrase(LockedStoreTests.passphrase))
+                defer { StoreEncryption.forget(copy) }
+                let database = try HealthDatabase(directory: copy)
+                #expect(try database.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+                let values = try database.read { try Int.fetchAll($0, sql: "SELECT CAST(value AS INTEGER) FROM sample") }
+                let batches = Dictionary(grouping: values, by: { $0 / 100 })
+                #expect(batches.values.allSatisfy { $0.count == Self.batch }, "a batch saved in part")
+                #expect(Set(told).isSubset(of: Set(batches.keys)), "acknowledged \(told.count), stored \(batches.keys.count)")
+                #expect(Set(values).count == values.count)
+            }
+        }
+        #expect(acknowledgedInAll > 50, "the app saved too little before the kills to show anything")
     }
 }

@@ -108,8 +108,13 @@ public struct HealthDaemon: Sendable {
                                         configuration: configuration, logger: logger)
         // Writes kept while the store was locked and not all replayed (the daemon stopped meanwhile) are replayed now.
         if !locking.journal.isEmpty {
-            let replayed = try await locking.replay(apply: api.replay)
-            logger.info("writes kept while locked replayed", metadata: ["applied": "\(replayed.applied)", "refused": "\(replayed.refused)"])
+            do {
+                let replayed = try await locking.replay(apply: api.replay)
+                logger.info("writes kept while locked replayed", metadata: ["applied": "\(replayed.applied)", "refused": "\(replayed.refused)"])
+            } catch {
+                logger.error("writes kept while locked could not all be made; they stay kept until the next unlock", metadata: ["error": "\(error)"])
+                locking.replayPending()
+            }
         }
         let deliverer = BackgroundDeliverer(queue: BackgroundDeliveryQueue(samples: SampleStore(database: database)),
                                             registrations: AppRegistrations(database: database), retry: configuration.deliveryRetry,

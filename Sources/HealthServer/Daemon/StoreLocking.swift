@@ -94,10 +94,10 @@ final class StoreLocking: Service, Sendable {
     /// Locks the store (the idle timeout, or the person).
     func lock() throws {
         let credentials = try state.withLock { state -> AppRegistrations.ApprovedCredentials? in
-            guard state.mode == .unlocked else { return nil }
+            guard state.mode != .locked else { return nil }
             return try registrations.approvedCredentials()
         }
-        guard let credentials else { return }   // locked already (or replaying: the journal stays, the key goes)
+        guard let credentials else { return }   // locked already (while replaying, the replay stops and goes on at the unlock)
         try state.withLock { state in
             state.credentials = credentials
             state.mode = .locked
@@ -132,6 +132,12 @@ final class StoreLocking: Service, Sendable {
         }
         logger.info("store unlocked")
         return try await replay(apply: apply)
+    }
+
+    /// After a replay that failed at the start (the store could not take a write): writes keep going to the journal, and
+    /// the next unlock replays it.
+    func replayPending() {
+        state.withLock { if $0.mode == .unlocked { $0.mode = .replaying } }
     }
 
     /// Replays the journal into the (unlocked) store, in order, each entry once: how far it went is recorded after each
