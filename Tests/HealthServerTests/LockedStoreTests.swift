@@ -391,6 +391,7 @@ struct EncryptedWritesKillTests {
                 #expect(Set(values).count == values.count)
             }
         }
+        print("encrypted writes killed: \(acknowledgedInAll) acknowledged batches over 50 kills")
         #expect(acknowledgedInAll > 50, "the app saved too little before the kills to show anything")
     }
 }
