@@ -24,16 +24,13 @@ struct DaemonLockClient {
         }
     }
 
-    /// The passphrase from `$OPENHEALTHKIT_PASSPHRASE`, the key file from `$OPENHEALTHKIT_KEY_FILE`, or else typed.
+    /// The passphrase or key file (`PassphrasePrompt.current`), as the daemon's routes take it.
     static func proof(for directory: URL, _ action: String) throws -> [String: String] {
-        let environment = ProcessInfo.processInfo.environment
-        if let passphrase = environment[StoreEncryption.passphraseVariable], !passphrase.isEmpty { return ["passphrase": passphrase] }
-        if let keyFile = environment[StoreEncryption.keyFileVariable], !keyFile.isEmpty {
-            return ["keyFile": URL(fileURLWithPath: keyFile).standardizedFileURL.path]
+        switch try PassphrasePrompt.current("Passphrase to \(action) the store in \(directory.path): ",
+                                            unavailable: "the passphrase is needed: run in a terminal to type it, or set \(StoreEncryption.passphraseVariable)") {
+        case .passphrase(let passphrase): ["passphrase": passphrase]
+        case .keyFile(let url): ["keyFile": url.path]
         }
-        return ["passphrase": try PassphrasePrompt.read(
-            "Passphrase to \(action) the store in \(directory.path): ",
-            unavailable: "the passphrase is needed: run in a terminal to type it, or set \(StoreEncryption.passphraseVariable)")]
     }
 
     private var unanswered: CommandFailure {

@@ -21,17 +21,9 @@ struct PassphraseCommand: ParsableCommand {
         guard StoreEncryption.isEncrypted(directory) else {
             throw CommandFailure("the store in \(directory.path) is not encrypted; `health encrypt` encrypts it")
         }
-        let environment = ProcessInfo.processInfo.environment
-        let current: StoreUnlock
-        if let passphrase = environment[StoreEncryption.passphraseVariable], !passphrase.isEmpty {
-            current = .passphrase(passphrase)
-        } else if let keyFile = environment[StoreEncryption.keyFileVariable], !keyFile.isEmpty {
-            current = .keyFile(URL(fileURLWithPath: keyFile))
-        } else {
-            current = .passphrase(try PassphrasePrompt.read(
-                "Current passphrase of the store in \(directory.path): ",
-                unavailable: "the current passphrase is needed: run in a terminal to type it, or set \(StoreEncryption.passphraseVariable)"))
-        }
+        let current = try PassphrasePrompt.current(
+            "Current passphrase of the store in \(directory.path): ",
+            unavailable: "the current passphrase is needed: run in a terminal to type it, or set \(StoreEncryption.passphraseVariable)")
         let new = try PassphrasePrompt.new("the new passphrase", variable: "OPENHEALTHKIT_NEW_PASSPHRASE")
         try reporting { try StoreEncryption.changePassphrase(of: directory, from: current, to: new) }
         print("Changed the passphrase of the store in \(directory.path).")

@@ -1,4 +1,5 @@
 import Foundation
+import HealthStore
 
 /// A passphrase typed at the terminal (`/dev/tty`, echo off), whatever standard input is; or, for scripts, from the
 /// environment.
@@ -25,6 +26,17 @@ enum PassphrasePrompt {
         while Foundation.read(terminal, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         return String(decoding: line, as: UTF8.self)
+    }
+
+    /// What unlocks the store in `directory` now: `$OPENHEALTHKIT_PASSPHRASE`, the key file `$OPENHEALTHKIT_KEY_FILE`
+    /// names, or else the passphrase typed after `prompt` (`unavailable`: the failure without a terminal).
+    static func current(_ prompt: String, unavailable: String) throws -> StoreUnlock {
+        let environment = ProcessInfo.processInfo.environment
+        if let passphrase = environment[StoreEncryption.passphraseVariable], !passphrase.isEmpty { return .passphrase(passphrase) }
+        if let keyFile = environment[StoreEncryption.keyFileVariable], !keyFile.isEmpty {
+            return .keyFile(URL(fileURLWithPath: keyFile).standardizedFileURL)
+        }
+        return .passphrase(try read(prompt, unavailable: unavailable))
     }
 
     /// A new passphrase: `variable` from the environment when set, else typed twice at the terminal.

@@ -263,11 +263,9 @@ struct LockedReplayKillTests {
 
     @Test func killedAtRandomMomentsDuringTheReplayTheStoreLosesAndDuplicatesNothing() async throws {
         // A store whose journal holds `writes` saves, one per request, kept while it was locked.
-        let template = try DaemonHarness.privateFolder()
-        defer { try? FileManager.default.removeItem(at: template) }
-        let store = template.appendingPathComponent("store")
-        try StoreEncryption.create(store, passphrase: LockedStoreTests.passphrase, scrypt: .fast)
-        let daemon = try await DaemonHarness.start(folder: template)
+        let daemon = try await LockedStoreTests.daemon()
+        let store = daemon.store
+        defer { try? FileManager.default.removeItem(at: daemon.folder) }
         let app = try await LockedStoreTests.app(daemon)
         _ = try await daemon.raw(.POST, "/person/lock", body: LockedStoreTests.proof())
         for index in 0..<Self.writes {
@@ -354,11 +352,9 @@ struct EncryptedWritesKillTests {
     static let batch = 20
 
     @Test func killedAtRandomMomentsWhileAnAppSavesNothingAcknowledgedIsLost() async throws {
-        let template = try DaemonHarness.privateFolder()
-        defer { try? FileManager.default.removeItem(at: template) }
-        let store = template.appendingPathComponent("store")
-        try StoreEncryption.create(store, passphrase: LockedStoreTests.passphrase, scrypt: .fast)
-        let daemon = try await DaemonHarness.start(folder: template)
+        let daemon = try await LockedStoreTests.daemon()
+        let store = daemon.store
+        defer { try? FileManager.default.removeItem(at: daemon.folder) }
         let token = try await daemon.connect(LockedStoreTests.manifest.bundleIdentifier, share: [LockedStoreTests.steps], read: [LockedStoreTests.steps])
         await daemon.stopKeepingTheStore()
         StoreEncryption.forget(store)

@@ -67,15 +67,16 @@ final class StoreLocking: Service, Sendable {
 
     // MARK: - Locking
 
-    /// Checks `proof` (the passphrase or key file) with the limit on wrong ones: five in a row are answered with a wait
-    /// of a minute.
-    private func check(_ proof: StoreUnlock) throws {
+    /// Runs `proving` (which checks the passphrase or key file) under the limit on wrong ones: five in a row are
+    /// answered with a wait of a minute.
+    private func limited<T>(_ proving: () throws -> T) throws -> T {
         if let until = state.withLock({ $0.refusedUntil }), until > .now {
             throw LockingError.tooManyAttempts(retryAfter: until - .now)
         }
         do {
-            try StoreEncryption.check(proof, of: database.directory)
+            let result = try proving()
             state.withLock { $0.failures = 0; $0.refusedUntil = nil }
+            return result
         } catch let error as HKError {
             state.withLock { state in
                 state.failures += 1
@@ -87,47 +88,41 @@ final class StoreLocking: Service, Sendable {
 
     /// Locks the store, the person having proved the passphrase (or key file).
     func lock(proof: StoreUnlock) throws {
-        try check(proof)
+        try limited { try StoreEncryption.check(proof, of: database.directory) }
         try lock()
     }
 
-    /// Locks the store (the idle timeout, or the person).
+    /// Locks the store (the idle timeout, or the person). While the journal is replayed, the replay stops and goes on at
+    /// the next unlock.
     func lock() throws {
-        let credentials = try state.withLock { state -> AppRegistrations.ApprovedCredentials? in
-            guard state.mode != .locked else { return nil }
-            return try registrations.approvedCredentials()
-        }
-        guard let credentials else { return }   // locked already (while replaying, the replay stops and goes on at the unlock)
-        try state.withLock { state in
-            state.credentials = credentials
+        let locked = try state.withLock { state in
+            guard state.mode != .locked else { return false }
+            state.credentials = try registrations.approvedCredentials()
             state.mode = .locked
             try database.lock()
+            return true
         }
-        logger.info("store locked")
+        if locked { logger.info("store locked") }
     }
 
     /// What unlocking did with the journal.
-    struct Replayed: Sendable, Equatable {
+    struct Replayed: Sendable {
         var applied = 0
         var refused = 0
         /// A journal that was damaged or altered: where, and the name it was set aside under. The writes before that
         /// place were made; none after it.
         var damaged: (at: Int64, setAsideAs: String)?
-
-        static func == (a: Self, b: Self) -> Bool {
-            a.applied == b.applied && a.refused == b.refused && a.damaged?.at == b.damaged?.at && a.damaged?.setAsideAs == b.damaged?.setAsideAs
-        }
     }
 
     /// Unlocks the store and replays its journal: `apply` makes each write as the app that made it, throwing only when
     /// the store cannot take it (the replay then stops, to go on at the next unlock or start).
     func unlock(_ proof: StoreUnlock, apply: (LockedWrite) async throws -> Bool) async throws -> Replayed {
-        try check(proof)
-        let wasLocked = state.withLock { $0.mode == .locked }
-        if wasLocked {
-            try database.unlock(with: proof)
+        // The key is derived once: unlocking the store proves the passphrase (an unlocked store only checks it).
+        if state.withLock({ $0.mode == .locked }) {
+            try limited { try database.unlock(with: proof) }
             state.withLock { $0.mode = .replaying; $0.credentials = nil; $0.lastUnlock = .now }
         } else {
+            try limited { try StoreEncryption.check(proof, of: database.directory) }
             state.withLock { $0.lastUnlock = .now }
         }
         logger.info("store unlocked")
@@ -146,7 +141,7 @@ final class StoreLocking: Service, Sendable {
         var replayed = Replayed()
         while true {
             guard !database.isLocked else { return replayed }
-            guard let id = try journal.entries(after: .max)?.id else {
+            guard let id = try journal.id() else {
                 state.withLock { if $0.mode == .replaying { $0.mode = .unlocked } }
                 return replayed
             }
@@ -181,7 +176,7 @@ final class StoreLocking: Service, Sendable {
                 return true
             }
             if done {
-                if replayed != Replayed() { logger.info("journal replayed", metadata: ["applied": "\(replayed.applied)", "refused": "\(replayed.refused)"]) }
+                if replayed.applied + replayed.refused > 0 { logger.info("journal replayed", metadata: ["applied": "\(replayed.applied)", "refused": "\(replayed.refused)"]) }
                 return replayed
             }
         }

@@ -143,14 +143,18 @@ package struct AppRegistrations: Sendable {
     /// The app a bearer token belongs to, or nil for a token that is unknown, malformed, or whose registration is not
     /// approved (revoked, denied): the caller answers 401 without saying which.
     package func app(forToken token: String) throws -> AppManifest? {
-        let parts = token.split(separator: "_", omittingEmptySubsequences: false)
-        guard token.utf8.count < 200, parts.count == 3, parts[0] == "ohk" else { return nil }
-        let id = String(parts[1])
+        guard let (id, tokenHash) = Self.credential(ofToken: token) else { return nil }
         let row = try database.readOneStatement { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT manifest, state, tokenHash FROM appRegistration WHERE id = ?"), arguments: [id])
         }
+        return approvedApp(id, row, presenting: tokenHash)
+    }
+
+    /// The manifest of registration `id`'s `row` if it is approved and its token hashes to `tokenHash`, compared in
+    /// constant time (a missing row is compared too, with a hash no token has).
+    private func approvedApp(_ id: String, _ row: Row?, presenting tokenHash: Data) -> AppManifest? {
         let expected = (row?["tokenHash"] as Data?) ?? Self.hash("")
-        guard Self.equal(expected, Self.hash(token)), let row, row["state"] as String == State.approved.rawValue else { return nil }
+        guard Self.equal(expected, tokenHash), let row, row["state"] as String == State.approved.rawValue else { return nil }
         return manifests.manifest(id: id, json: row["manifest"])
     }
 
@@ -167,9 +171,7 @@ package struct AppRegistrations: Sendable {
         let row = try database.read { db in
             try Row.fetchOne(db, sql: "SELECT manifest, state, tokenHash FROM appRegistration WHERE id = ?", arguments: [registration])
         }
-        let expected = (row?["tokenHash"] as Data?) ?? Self.hash("")
-        guard Self.equal(expected, tokenHash), let row, row["state"] as String == State.approved.rawValue else { return nil }
-        return manifests.manifest(id: registration, json: row["manifest"])
+        return approvedApp(registration, row, presenting: tokenHash)
     }
 
     /// The credentials of the approved apps, as they stand: what the daemon checks tokens against while the store is

@@ -27,6 +27,9 @@ package final class LockedWriteJournal: Sendable {
     private var url: URL { directory.appendingPathComponent(Self.fileName) }
     /// Appends one at a time (and the file's end, once checked for an entry cut short).
     private let appending = Mutex<(id: Data, end: Int64)?>(nil)
+    /// The store's journal key, read from its key file at the first append (it never changes: it is derived from the
+    /// data key, which a new passphrase only wraps anew).
+    private let publicKey = Mutex<Curve25519.KeyAgreement.PublicKey?>(nil)
 
     package init(directory: URL) {
         self.directory = directory
@@ -49,7 +52,11 @@ package final class LockedWriteJournal: Sendable {
         guard payload.count < Self.maximumEntryBytes else {
             throw HKError(.errorInvalidArgument, "a write of \(payload.count) bytes is too large to keep while the store is locked")
         }
-        let key = try StoreEncryption.journalPublicKey(directory)
+        let key = try publicKey.withLock { known in
+            if let known { return known }
+            known = try StoreEncryption.journalPublicKey(directory)
+            return known!
+        }
         try appending.withLock { known in
             let descriptor = try openForAppending()
             defer { close(descriptor) }
@@ -73,6 +80,17 @@ package final class LockedWriteJournal: Sendable {
             guard fsync(descriptor) == 0 else { throw failure("cannot write") }
             known = (id, validEnd + Int64(record.count))
         }
+    }
+
+    /// The journal's id (hexadecimal), from its header; nil when there is no journal.
+    package func id() throws -> String? {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
+        defer { try? handle.close() }
+        let header = try handle.read(upToCount: Self.headerSize) ?? Data()
+        guard header.count == Self.headerSize, Array(header.prefix(12)) == Self.magic else {
+            throw HKError(.errorDatabaseInaccessible, "\(url.path) is not a journal of OpenHealthKit writes")
+        }
+        return header.dropFirst(12).map { String(format: "%02x", $0) }.joined()
     }
 
     /// What the journal holds past a place.

@@ -36,13 +36,8 @@ package struct TrustedSigners: Sendable {
         }
     }
 
-    /// Stops trusting the certificates whose fingerprint starts with `prefix` (at least 8 hexadecimal digits; one
-    /// certificate only); returns the one removed, or nil when none matches.
-    package func remove(fingerprintPrefix prefix: String) throws -> Signer? {
-        let matching = try all().filter { $0.fingerprint.hasPrefix(prefix.lowercased()) }
-        guard let signer = matching.first else { return nil }
-        guard matching.count == 1 else { return nil }
-        try database.write { try $0.execute(sql: "DELETE FROM trustedSigner WHERE fingerprint = ?", arguments: [signer.fingerprint]) }
-        return signer
+    /// Stops trusting the certificate with this fingerprint.
+    package func remove(fingerprint: String) throws {
+        try database.write { try $0.execute(sql: "DELETE FROM trustedSigner WHERE fingerprint = ?", arguments: [fingerprint]) }
     }
 }

@@ -31,7 +31,7 @@ extension HealthPerson {
             throw HKError.invalidArgument(matching.isEmpty ? "no trusted certificate has a fingerprint starting with \(fingerprint)"
                                                              : "\(matching.count) trusted certificates have a fingerprint starting with \(fingerprint); give more digits")
         }
-        _ = try trusted.remove(fingerprintPrefix: matching[0].fingerprint)
+        try trusted.remove(fingerprint: matching[0].fingerprint)
         return matching[0]
     }
 

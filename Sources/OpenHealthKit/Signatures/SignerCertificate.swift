@@ -34,13 +34,6 @@ public struct SignerCertificate: Sendable, Hashable {
         derEncoded = der
     }
 
-    init(_ certificate: Certificate) throws {
-        self.certificate = certificate
-        var serializer = DER.Serializer()
-        try serializer.serialize(certificate)
-        derEncoded = Data(serializer.serializedBytes)
-    }
-
     /// Who the certificate names (its subject, as RFC 4514 writes it).
     public var subject: String { certificate.subject.description }
 
