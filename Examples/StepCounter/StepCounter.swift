@@ -6,13 +6,19 @@ import OpenHealthKit
 /// app the token names; the tests run two of them at once as a user who cannot open the store's files.
 ///
 ///     step-counter <samples to save> [<a file to try to open>]
+///     step-counter authorize <steps>
 ///
 /// Saves that many one-step samples, then prints how many step samples it can see; with a file, first prints whether
-/// it could open it (the store's database, in the tests).
+/// it could open it (the store's database, in the tests). With `authorize`, it first asks the person for access as an
+/// app does at its first launch (to write and read steps, to read heart rate), waits for the answer, then saves one
+/// sample of that many steps ending now and prints its authorization status.
 @main
 struct StepCounter {
     static func main() async {
         let arguments = CommandLine.arguments
+        if arguments.count == 3, arguments[1] == "authorize", let steps = Double(arguments[2]) {
+            return await authorizeThenSave(steps)
+        }
         guard arguments.count >= 2, let count = Int(arguments[1]), count >= 0 else {
             print("usage: step-counter <samples to save> [<a file to try to open>]")
             exit(64)
@@ -37,6 +43,25 @@ struct StepCounter {
             }
             let seen = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: steps)], sortDescriptors: []).result(for: store)
             print("saved \(count); sees \(seen.count) step samples")
+        } catch {
+            print("error: \(error)")
+            exit(1)
+        }
+    }
+
+    /// The first launch of an app: the authorization sheet (answered by the person in the Health app), then a save.
+    static func authorizeThenSave(_ steps: Double) async {
+        let store = HKHealthStore()
+        let stepCount = HKQuantityType(.stepCount)
+        do {
+            try await store.requestAuthorization(toShare: [stepCount], read: [stepCount, HKQuantityType(.heartRate)])
+            let status = store.authorizationStatus(for: stepCount)
+            print("authorization answered; step count: \(status == .sharingAuthorized ? "sharing authorized" : "sharing denied")")
+            guard status == .sharingAuthorized else { return }
+            let end = Date()
+            try await store.save(HKQuantitySample(type: stepCount, quantity: HKQuantity(unit: .count(), doubleValue: steps),
+                                                  start: end.addingTimeInterval(-600), end: end))
+            print("saved \(Int(steps)) steps")
         } catch {
             print("error: \(error)")
             exit(1)

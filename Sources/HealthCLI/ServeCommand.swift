@@ -8,18 +8,23 @@ import Synchronization
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the store to apps over HTTP (a Unix socket, and TCP on loopback with --port, HTTPS with --tls-certificate) until SIGTERM or Ctrl-C.",
+        abstract: "Serve the store: the Health app in your browser, and apps over HTTP (a Unix socket and TCP on loopback), until SIGTERM or Ctrl-C.",
         discussion: """
-            Apps register with their manifest (POST /v1/registrations), the person approves them (health apps approve), and \
-            each app claims its bearer token once. The API document is served at /openapi.json. The store folder must be \
-            private to the user running the daemon; one daemon serves a store at a time.
+            Open the address it prints for the Health app: on the first run it asks you to choose your passphrase (an \
+            encrypted store's is its own). Apps register with their manifest (POST /v1/registrations), you approve them \
+            (in the Health app's Sources, or health apps approve), and each app claims its bearer token once. The API \
+            document is served at /openapi.json. The store folder must be private to the user running the daemon; one \
+            daemon serves a store at a time. The Health app and the person's routes are served on loopback, or over \
+            HTTPS (--tls-certificate) on other addresses, never in clear across a network.
             """)
 
     @OptionGroup var store: StoreOptions
     @Option(help: "The Unix socket to listen on (default: $XDG_RUNTIME_DIR/openhealthkit/healthd.sock).")
     var socket: String?
-    @Option(help: "Listen on this TCP port as well (0: any free port).")
-    var port: Int?
+    @Option(help: "The TCP port of the Health app and the API (0: any free port).")
+    var port = 8765
+    @Flag(name: .customLong("no-tcp"), help: "Listen on the Unix socket only (no Health app in the browser).")
+    var noTCP = false
     @Option(help: "The address the TCP port binds.")
     var host = "127.0.0.1"
     @Option(name: .customLong("tls-certificate"), help: "A PEM certificate (chain): the TCP port serves HTTPS with it and --tls-key.")
@@ -38,9 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel = "notice"
 
     func validate() throws {
-        if let port, !(0...65_535).contains(port) { throw ValidationError("--port \(port) is not a TCP port (0 to 65535)") }
+        if !(0...65_535).contains(port) { throw ValidationError("--port \(port) is not a TCP port (0 to 65535)") }
         if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("TLS needs both --tls-certificate and --tls-key") }
-        if tlsCertificate != nil, port == nil { throw ValidationError("TLS is for the TCP listener: give --port too") }
+        if tlsCertificate != nil, noTCP { throw ValidationError("TLS is for the TCP listener, which --no-tcp turns off") }
         guard maximumBodyBytes >= 1024 else { throw ValidationError("--max-body \(maximumBodyBytes) is under 1024 bytes") }
         guard requestsPerSecond >= 0, requestsPerSecond.isFinite else { throw ValidationError("--rate-limit \(requestsPerSecond) is not a rate") }
         guard CallbackHosts(rawValue: callbacks) != nil else { throw ValidationError("--callbacks \(callbacks): use any or local") }
@@ -58,10 +63,11 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "healthd")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
         try store.unlockIfEncrypted()
-        var configuration = HealthDaemon.Configuration(storeDirectory: store.directory, socketPath: socket, tcpPort: port, tcpHost: host,
+        var configuration = HealthDaemon.Configuration(storeDirectory: store.directory, socketPath: socket, tcpPort: noTCP ? nil : port, tcpHost: host,
                                                        maximumBodyBytes: maximumBodyBytes, rateLimit: rateLimit)
         if let tlsCertificate, let tlsKey { configuration.tls = (tlsCertificate, tlsKey) }
         configuration.callbackHosts = CallbackHosts(rawValue: callbacks) ?? .any
+        configuration.sampleExport = ImportCommand.bundledSample
         if lockAfterMinutes > 0 { configuration.lockAfter = .milliseconds(Int64(lockAfterMinutes * 60_000)) }
         let daemon = HealthDaemon(configuration: configuration, logger: logger)
         let announced = Mutex(false)
@@ -73,10 +79,13 @@ struct ServeCommand: AsyncParsableCommand {
                     if !done { Self.say("Serving the store in \(folder)") }
                     done = true
                     Self.say("Listening on \(endpoint)")
+                    if let address = daemon.healthAppAddress(endpoint) { Self.say("Health app: \(address)") }
                 }
             }
         } catch let error as DaemonError {
             throw CommandFailure(error.description)
+        } catch where "\(error)".contains("Address already in use") {
+            throw CommandFailure("port \(port) on \(host) is in use (another health serve?): choose another with --port, or --port 0 for any free one")
         }
         Self.say("Stopped; the store is closed.")
     }

@@ -29,11 +29,15 @@ final class DaemonHarness: Sendable {
         self.stopping = stopping
     }
 
+    /// The code the web Health app's first-run page takes in these daemons (`health serve` prints a random one).
+    static let setupCode = "test-setup-code"
+
     /// Starts a daemon (on a Unix socket, and on a loopback TCP port with `tcp`) and waits until it accepts connections.
     /// With `folder`, serves the store an earlier daemon served there (a restart), on the same socket path.
     static func start(maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard, tcp: Bool = false,
                       folder: URL? = nil, deliveryRetry: DeliveryRetry = DeliveryRetry(),
-                      callbackHosts: CallbackHosts = .local, lockAfter: Duration? = nil) async throws -> DaemonHarness {
+                      callbackHosts: CallbackHosts = .local, lockAfter: Duration? = nil,
+                      sessionIdleTimeout: Duration? = nil) async throws -> DaemonHarness {
         let folder = try folder ?? privateFolder()
         let store = folder.appendingPathComponent("store")
         let socketPath = folder.appendingPathComponent("d.sock").path
@@ -45,6 +49,8 @@ final class DaemonHarness: Sendable {
         // callbacks of its own making).
         configuration.callbackHosts = callbackHosts
         configuration.lockAfter = lockAfter
+        configuration.setupCode = Self.setupCode
+        if let sessionIdleTimeout { configuration.sessionIdleTimeout = sessionIdleTimeout }
         let daemon = HealthDaemon(configuration: configuration)
         let (listening, continuation) = AsyncStream<HealthDaemon.Endpoint>.makeStream()
         let (triggered, trigger) = AsyncStream<GracefulShutdownTestTrigger>.makeStream()

@@ -36,7 +36,7 @@ struct EncryptedDaemonTests {
         let process = Process()
         // In a session of its own: no terminal to ask at, even when the tests run in one.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["--wait", ServeCommandTests.executable.path, "serve", "--store", store.path, "--socket", folder.appendingPathComponent("d.sock").path]
+        process.arguments = ["--wait", ServeCommandTests.executable.path, "serve", "--store", store.path, "--socket", folder.appendingPathComponent("d.sock").path, "--no-tcp"]
         process.environment = environment
         let errors = Pipe()
         process.standardError = errors

@@ -294,7 +294,7 @@ struct LockedReplayKillTests {
             let made = try await Self.copy(store) { copy in
                 let process = Process()
                 process.executableURL = ServeCommandTests.executable
-                process.arguments = ["serve", "--store", copy.path, "--socket", copy.deletingLastPathComponent().appendingPathComponent("d.sock").path]
+                process.arguments = ["serve", "--store", copy.path, "--socket", copy.deletingLastPathComponent().appendingPathComponent("d.sock").path, "--no-tcp"]
                 process.environment = environment
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = FileHandle.nullDevice

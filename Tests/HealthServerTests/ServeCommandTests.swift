@@ -26,7 +26,7 @@ struct ServeCommandTests {
         let process = Process()
         process.executableURL = executable
         // Deliveries to this machine only: a test never reaches out.
-        process.arguments = ["serve", "--store", store.path, "--socket", socket, "--callbacks", "local"] + (tcp ? ["--port", "0"] : [])
+        process.arguments = ["serve", "--store", store.path, "--socket", socket, "--callbacks", "local"] + (tcp ? ["--port", "0"] : ["--no-tcp"])
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let output = Pipe()
         process.standardOutput = output

@@ -130,7 +130,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
         }
     }
 
-    private static func check(
+    package static func check(
         type: HKQuantityType, quantity: HKQuantity, start: Date, end: Date, metadata: [String: Any]?
     ) throws -> [String: HKMetadataValue]? {
         try ObjectValidation.checkInterval(start: start, end: end, of: "a \(type.identifier) sample")

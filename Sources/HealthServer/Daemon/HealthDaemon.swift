@@ -9,6 +9,7 @@ public import Logging
 import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
+import OpenHealthKit
 import ServiceLifecycle
 public import UnixSignals
 
@@ -48,6 +49,14 @@ public struct HealthDaemon: Sendable {
         /// An encrypted store locks itself this long after the person last unlocked it (or the daemon started); nil: it
         /// stays unlocked until the person locks it.
         public var lockAfter: Duration?
+        /// The code the web Health app's first-run page needs to set the person's passphrase: only whoever started the
+        /// daemon sees it, in the address ``HealthDaemon/healthAppAddress(_:)`` gives.
+        public var setupCode: String = PersonSessions.randomToken()
+        /// The web Health app's sessions: how long one lasts without a request, and at most.
+        public var sessionIdleTimeout: Duration = .seconds(30 * 60)
+        public var sessionLifetime: Duration = .seconds(12 * 3600)
+        /// A small Apple Health export the web app offers to import into an empty store (`health` bundles one).
+        public var sampleExport: URL?
 
         public init(storeDirectory: URL, socketPath: String? = nil, tcpPort: Int? = nil, tcpHost: String = "127.0.0.1",
                     maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard) {
@@ -106,6 +115,17 @@ public struct HealthDaemon: Sendable {
                                    idleTimeout: StoreEncryption.isEncrypted(directory) ? configuration.lockAfter : nil, logger: logger)
         let (router, api) = Self.router(database: database, recorder: recorder, deliveries: deliveries, locking: locking,
                                         configuration: configuration, logger: logger)
+        let personRouter = Router(context: BasicRequestContext.self)
+        personRouter.add(middleware: ProblemMiddleware(logger: logger))
+        LockRoutes.add(to: personRouter, locking: locking, api: api)
+        let sessions = PersonSessions(idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime)
+        let imports = StoreImport(logger: logger)
+        func webApp(secure: Bool) -> HealthWebApp {
+            HealthWebApp(person: HealthPerson(database: database), locking: locking, sessions: sessions,
+                         registrations: AppRegistrations(database: database), replay: { try await api.replay($0) },
+                         secureCookies: secure, setupCode: configuration.setupCode, imports: imports,
+                         sampleExport: configuration.sampleExport, logger: logger)
+        }
         // Writes kept while the store was locked and not all replayed (the daemon stopped meanwhile) are replayed now.
         if !locking.journal.isEmpty {
             do {
@@ -123,7 +143,9 @@ public struct HealthDaemon: Sendable {
             recorder,
             locking,
             deliverer,
-            Application(router: router, configuration: .init(address: .unixDomainSocket(path: configuration.socketPath), serverName: "healthd"),
+            // The socket reaches only the daemon's user: the API and the person's lock routes (the CLI's), no web pages.
+            Application(responder: PathDispatch(api: router.buildResponder(), person: personRouter.buildResponder(), web: nil),
+                        configuration: .init(address: .unixDomainSocket(path: configuration.socketPath), serverName: "healthd"),
                         onServerRunning: { [configuration] _ in
                             chmod(configuration.socketPath, 0o600)
                             await onListening(.unixSocket(path: configuration.socketPath))
@@ -132,8 +154,14 @@ public struct HealthDaemon: Sendable {
         if let port = configuration.tcpPort {
             let server: HTTPServerBuilder = try configuration.tls.map { try .tls(.http1(), tlsConfiguration: Self.tlsConfiguration($0)) } ?? .http1()
             let secure = configuration.tls != nil
+            let personal = PathDispatch.carriesPersonRoutes(host: configuration.tcpHost, secure: secure)
+            if !personal {
+                logger.notice("plain HTTP on \(configuration.tcpHost) would carry the person's passphrase in clear: the web Health app and the person's routes are served on loopback or over HTTPS only")
+            }
+            let dispatch = PathDispatch(api: router.buildResponder(), person: personal ? personRouter.buildResponder() : nil,
+                                        web: personal ? webApp(secure: secure).router().buildResponder() : nil)
             services.append(Application(
-                router: router, server: server, configuration: .init(address: .hostname(configuration.tcpHost, port: port), serverName: "healthd"),
+                responder: dispatch, server: server, configuration: .init(address: .hostname(configuration.tcpHost, port: port), serverName: "healthd"),
                 onServerRunning: { [configuration] channel in
                     await onListening(.tcp(host: configuration.tcpHost, port: channel.localAddress?.port ?? port, secure: secure))
                 }, logger: logger))
@@ -141,6 +169,15 @@ public struct HealthDaemon: Sendable {
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
         try await group.run()
         withExtendedLifetime((lock, database)) {}
+    }
+
+    /// The address of the web Health app on a TCP endpoint the daemon listens on (nil for the socket, and for plain HTTP
+    /// away from loopback, where it is not served). While the store has no passphrase yet it is the first-run page with
+    /// its code.
+    public func healthAppAddress(_ endpoint: Endpoint) -> String? {
+        guard case .tcp(let host, _, let secure) = endpoint, PathDispatch.carriesPersonRoutes(host: host, secure: secure) else { return nil }
+        let base = endpoint.description
+        return PersonPassphrase.isSet(configuration.storeDirectory.standardizedFileURL) ? base + "/" : base + "/setup?code=" + configuration.setupCode
     }
 
     /// The server side of TLS from PEM files, or a clear error naming the file that would not load.
@@ -164,7 +201,7 @@ public struct HealthDaemon: Sendable {
         let document = APIDocument()
         router.add(middleware: ProblemMiddleware(logger: logger))
         router.add(middleware: AllowedMethods(document: document))
-        router.add(middleware: BearerAuthentication(locking: locking, publicPrefixes: ["/openapi.json", "/v1/registrations", LockRoutes.prefix]))
+        router.add(middleware: BearerAuthentication(locking: locking, publicPrefixes: ["/openapi.json", "/v1/registrations"]))
         if let limit = configuration.rateLimit { router.add(middleware: RateLimiter(limit: limit)) }
         router.add(middleware: RequestBodyMiddleware(maximumBytes: configuration.maximumBodyBytes, limits: SchemaLimits(document: document),
                                                      nulls: NullValues(document: document)))
@@ -177,7 +214,6 @@ public struct HealthDaemon: Sendable {
         // A fixed, valid URL: the API is served from the root.
         try! api.registerHandlers(on: HandAnsweredRoutes(base: router, service: api), serverURL: URL(string: "/")!,
                                   configuration: .init(dateTranscoder: ExactDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]))
-        LockRoutes.add(to: router, locking: locking, api: api)
         return (router, api)
     }
 }

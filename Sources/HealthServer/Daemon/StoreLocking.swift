@@ -129,6 +129,23 @@ final class StoreLocking: Service, Sendable {
         return try await replay(apply: apply)
     }
 
+    /// The person signing in to the web Health app with the store's passphrase, under the same limit on wrong ones as
+    /// unlocking (the two share it: a guesser gains nothing by alternating). On an encrypted store signing in is
+    /// unlocking: a locked store is unlocked and its journal replayed (returned); a plain store's passphrase is checked
+    /// against its hash (``PersonPassphrase``).
+    func signIn(_ passphrase: String, apply: (LockedWrite) async throws -> Bool) async throws -> Replayed? {
+        if StoreEncryption.isEncrypted(database.directory) {
+            return try await unlock(.passphrase(passphrase), apply: apply)
+        }
+        try limited { try PersonPassphrase.check(passphrase, of: database.directory) }
+        return nil
+    }
+
+    /// Sets the first passphrase of a plain store (the web app's first run); two first runs at once cannot both set one.
+    func setFirstPassphrase(_ passphrase: String) throws {
+        try state.withLock { _ in try PersonPassphrase.set(passphrase, in: database.directory) }
+    }
+
     /// After a replay that failed at the start (the store could not take a write): writes keep going to the journal, and
     /// the next unlock replays it.
     func replayPending() {

@@ -125,6 +125,8 @@ extension StoreEncryption {
         // 5. The copy into place, the plain file gone (the lock, on what is now health.key, still held).
         try finishConversion(directory, lockHeld: true)
         remember(directory, dataKey)
+        // The passphrase is the store's own now: its key file checks it, for the web sign-in as for unlocking.
+        PersonPassphrase.removeCheck(in: directory)
         return Conversion(pages: pages, tables: counts.count, rows: counts.values.reduce(0, +))
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import GRDB
 package import HealthModel
 
@@ -261,6 +261,30 @@ package struct SampleStore: Sendable {
             return touched
         }
         changes.post(touched)
+    }
+
+    /// Deletes the sample `uuid` on the person's behalf (the Health app deletes any source's), leaving a tombstone as an
+    /// app's deletion does, so apps' anchored queries hear of it. A member of a correlation goes only with its correlation;
+    /// an unknown UUID is `errorInvalidArgument`. Returns the deleted sample's type.
+    @discardableResult
+    package func deleteAsPerson(_ uuid: UUID) throws -> String {
+        if try authorization.isGuestMode() {
+            throw HKError(.errorNotPermissibleForGuestUserMode, "deleting is not permitted in guest mode")
+        }
+        let (type, touched) = try write { db -> (String, Set<String>) in
+            guard let row = try SampleRecord.filter(SampleRecord.Columns.uuid == uuid.uuidString).fetchOne(db) else {
+                throw HKError.invalidArgument("sample \(uuid) is not in the store")
+            }
+            guard row.correlationId == nil else {
+                throw HKError.invalidArgument("sample \(uuid) belongs to a correlation (such as a blood pressure reading): delete the correlation")
+            }
+            var touched = Set<String>()
+            try tombstone(row, at: Date().timeIntervalSinceReferenceDate, in: db, touched: &touched)
+            _ = try row.delete(db)
+            return (row.type, touched)
+        }
+        changes.post(touched)
+        return type
     }
 
     /// Deletes every object of `type` that `app` saved and that matches `filter`, leaving tombstones; returns how

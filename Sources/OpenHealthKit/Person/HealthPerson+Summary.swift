@@ -41,7 +41,8 @@ extension HealthPerson {
     /// app does. It is read-only (it may save nothing) and asks nobody anything. The CLI's `query` and `stats` use it.
     public var healthStore: HKHealthStore {
         let you = AppManifest(bundleIdentifier: AuthorizationService.personReader, name: "You")
+        // The store's own connections: in the daemon, its locked state holds for the person's reads too.
         return HKHealthStore(configuration: .init(storeDirectory: database.directory, app: you, presenter: ScriptedPresenter(.denyAll)),
-                             registering: false)
+                             database: database)
     }
 }

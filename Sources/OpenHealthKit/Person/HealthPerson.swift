@@ -1,5 +1,5 @@
 public import Foundation
-import HealthStore
+package import HealthStore
 
 /// The person's side of a store — what the Health app lets its owner do: see which apps asked for what,
 /// change any app's permissions (a revocation applies to the very next call), enter and leave guest mode,
@@ -18,6 +18,11 @@ public final class HealthPerson: Sendable {
     /// Opens (creating if needed) the store in `storeDirectory`; fails with `errorDatabaseInaccessible`.
     public init(storeDirectory: URL) throws {
         database = try HealthDatabase(directory: storeDirectory)
+    }
+
+    /// The person's side of a store already open (the daemon's, for its web Health app).
+    package init(database: HealthDatabase) {
+        self.database = database
     }
 
     private var authorization: AuthorizationService { AuthorizationService(database: database) }
