@@ -43,11 +43,16 @@ extension WebGuard {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
+        let started = ContinuousClock.now
         do {
             response = try await guarded(request, context: context, next: next)
         } catch {
             response = errorPage(error, request: request)
         }
+        // The server's time for the page (W3C Server Timing): what the page benchmark reads, and a browser's tools show.
+        let elapsed = (ContinuousClock.now - started).components
+        let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+        response.headers[HTTPField.Name("Server-Timing")!] = "page;dur=\(String(format: "%.2f", milliseconds))"
         for field in Self.securityHeaders where response.headers[field.name] == nil { response.headers.append(field) }
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
         return response
@@ -74,8 +79,8 @@ extension WebGuard {
         var form = WebForm()
         let isForm = (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/x-www-form-urlencoded")
         if request.method == .post, !isForm {
-            // Only an export's upload comes as anything but a form; it checks its own token (``TransferPages``).
-            guard path == "/import", session != nil else {
+            // Only uploads (an export, health records, cards) come as anything but a form; each checks its own token.
+            guard ["/import", "/records/import", "/records/cards"].contains(path), session != nil else {
                 throw WebRefusal(.unsupportedMediaType, "This page takes a form (application/x-www-form-urlencoded).")
             }
         } else if request.method == .post {
