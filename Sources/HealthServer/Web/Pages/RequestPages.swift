@@ -15,19 +15,25 @@ struct RequestPages {
     let app: HealthWebApp
 
     func add(to router: Router<BasicRequestContext>) {
-        router.get("requests") { _, _ in try list() }
+        router.get("requests") { request, _ in try list(answered: request.uri.queryParameters.get("done") == "answered") }
         router.get("requests/:id") { _, context in
-            try sheetPage(try request(context), share: nil, read: nil)
+            try sheetPage(try request(context), share: nil, read: nil, stage: .data)
         }
         router.post("requests/:id") { _, context in
             let request = try request(context)
             let form = WebForm.current
             let share = Set(form.all("share")).intersection(request.sheet.shareTypes)
             let read = Set(form.all("read")).intersection(request.sheet.readTypes)
+            let stage = Stage(rawValue: form["stage"] ?? "") ?? .data
             switch form["action"] {
             case "all":
-                // Turn On All sets every switch; the person still says Allow.
-                return try sheetPage(request, share: request.sheet.shareTypes, read: request.sheet.readTypes)
+                // Turn On All sets every switch of this sheet; the person still says Allow (the other sheet's stay).
+                let clinical = request.sheet.readTypes.filter(Self.isClinical)
+                return try stage == .records
+                    ? sheetPage(request, share: share, read: read.union(clinical), stage: .records)
+                    : sheetPage(request, share: request.sheet.shareTypes, read: read.union(request.sheet.readTypes.subtracting(clinical)), stage: .data)
+            case "next":
+                return try sheetPage(request, share: share, read: read, stage: .records)
             case "allow":
                 return try answer(request, .decided(share: share, read: read))
             case "deny":
@@ -73,7 +79,7 @@ struct RequestPages {
         WebPage.message(title: "Too late", text: "\(name) stopped waiting before your answer; it will ask again.", status: .conflict)
     }
 
-    private func list() throws -> Response {
+    private func list(answered: Bool = false) throws -> Response {
         let requests = try app.person.pendingAuthorizationRequests()
         let shares = try app.person.pendingRecordSharingRequests()
         var style = Date.FormatStyle.dateTime.day().month(.abbreviated).hour().minute()
@@ -85,14 +91,19 @@ struct RequestPages {
             "<li><a href=\"/shares/\(request.id)\">\(request.sheet.app.name)</a> asks for \(request.sheet.records.count) verifiable record\(request.sheet.records.count == 1 ? "" : "s") <span class=\"muted\">(\(request.createdAt.formatted(style)))</span></li>"
         }
         return WebPage.render("Requests", section: .requests, """
-            \(WebPage.notice(items.isEmpty ? nil : "Each app waits until you answer.", error: false))
+            \(WebPage.notice(answered ? "Answered: the app has your answer." : items.isEmpty ? nil : "Each app waits until you answer.", error: false))
             \(items.isEmpty ? "<p>No app is waiting for an answer.</p>" as HTML : "<ul>\(items)</ul>")
             """)
     }
 
-    private func sheetPage(_ request: PendingAuthorizations.Request, share: Set<String>?, read: Set<String>?) throws -> Response {
+    /// A request with health records puts them on a sheet of their own, after the data's (as HealthKit does).
+    enum Stage: String { case data, records }
+
+    static func isClinical(_ identifier: String) -> Bool { HKObjectType.type(forIdentifier: identifier) is HKClinicalType }
+
+    private func sheetPage(_ request: PendingAuthorizations.Request, share: Set<String>?, read: Set<String>?, stage requested: Stage) throws -> Response {
         let sheet = request.sheet
-        let isClinical = { (identifier: String) in HKObjectType.type(forIdentifier: identifier) is HKClinicalType }
+        let isClinical = Self.isClinical
         func switches(_ identifiers: Set<String>, name: String, on: Set<String>?) -> [HTML] {
             identifiers.sorted { TypeNames.title($0) < TypeNames.title($1) }.map { identifier in
                 let id = "\(name)-\(identifier)"
@@ -106,22 +117,28 @@ struct RequestPages {
         let write = sheet.shareTypes
         let readData = sheet.readTypes.filter { !isClinical($0) }
         let records = sheet.readTypes.filter(isClinical)
+        let hasData = !write.isEmpty || !readData.isEmpty
+        let stage: Stage = records.isEmpty ? .data : hasData ? requested : .records
+        // The other sheet's choices ride along, so Allow answers both.
+        let carried: [HTML] = (stage == .data ? records.filter { read?.contains($0) == true }.map { ("read", $0) }
+            : Array(write.filter { share?.contains($0) == true }.map { ("share", $0) }) + readData.filter { read?.contains($0) == true }.map { ("read", $0) })
+            .map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\($0.1)\">" }
         var sections: [HTML] = []
-        if !write.isEmpty {
+        if stage == .data, !write.isEmpty {
             sections.append("""
                 <fieldset><legend>Allow “\(sheet.app.name)” to write data</legend>
                 \(sheet.app.updateUsageDescription.map { "<p class=\"usage\">\($0)</p>" as HTML } ?? .empty)
                 <ul class="switches">\(switches(write, name: "share", on: share))</ul></fieldset>
                 """)
         }
-        if !readData.isEmpty {
+        if stage == .data, !readData.isEmpty {
             sections.append("""
                 <fieldset><legend>Allow “\(sheet.app.name)” to read data</legend>
                 \(sheet.app.shareUsageDescription.map { "<p class=\"usage\">\($0)</p>" as HTML } ?? .empty)
                 <ul class="switches">\(switches(readData, name: "read", on: read))</ul></fieldset>
                 """)
         }
-        if !records.isEmpty {
+        if stage == .records {
             sections.append("""
                 <fieldset class="records"><legend>Health records</legend>
                 <p>“\(sheet.app.name)” asks to read your health records. Records you share include what your providers \
@@ -133,10 +150,12 @@ struct RequestPages {
         return WebPage.render("“\(sheet.app.name)” would like to access your health data", section: .requests, """
             <p class="muted">\(sheet.app.bundleIdentifier). Your answer applies at once; change it later under Sources.</p>
             <form method="post" action="/requests/\(request.id)">
-            \(WebPage.csrfField())
+            \(WebPage.csrfField())<input type="hidden" name="stage" value="\(stage.rawValue)">\(carried)
             <div class="actions"><button type="submit" name="action" value="all" class="secondary">Turn On All</button></div>
             \(sections)
-            <div class="actions"><button type="submit" name="action" value="allow">Allow</button>
+            <div class="actions">\(stage == .data && !records.isEmpty
+                ? "<button type=\"submit\" name=\"action\" value=\"next\">Next: health records</button>" as HTML
+                : "<button type=\"submit\" name=\"action\" value=\"allow\">Allow</button>")
             <button type="submit" name="action" value="deny" class="secondary">Don’t Allow</button></div>
             </form>
             """)
