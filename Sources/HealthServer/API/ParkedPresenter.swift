@@ -9,12 +9,15 @@ import HealthStore
 struct ParkedPresenter: HKAuthorizationPresenter {
     let requests: PendingAuthorizations
     let recordShares: PendingRecordShares
+    /// The store folder: when its daemon stops, the sheet closes.
+    let directory: URL
     /// How long a sheet waits for the person.
     var timeout: Duration = .seconds(300)
 
     init(database: HealthDatabase, timeout: Duration = .seconds(300)) {
         requests = PendingAuthorizations(database: database)
         recordShares = PendingRecordShares(database: database)
+        directory = database.directory
         self.timeout = timeout
     }
 
@@ -28,10 +31,11 @@ struct ParkedPresenter: HKAuthorizationPresenter {
         return await wait(closed: .cancelled) { try recordShares.answer(id) } expire: { try recordShares.expire(id) }
     }
 
-    /// Polls for the person's answer until ``timeout``; then expires the sheet, and it counts as `closed`.
+    /// Polls for the person's answer until ``timeout`` (or the daemon stops); then expires the sheet, and it counts as
+    /// `closed`.
     private func wait<Response>(closed: Response, answer: () throws -> Response?, expire: () throws -> Void) async -> Response {
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline, !Task.isCancelled {
+        while ContinuousClock.now < deadline, !Task.isCancelled, !DaemonStopping.isStopping(directory) {
             if let answer = try? answer() { return answer }
             try? await Task.sleep(for: .milliseconds(100))
         }

@@ -166,7 +166,10 @@ public struct HealthDaemon: Sendable {
                     await onListening(.tcp(host: configuration.tcpHost, port: channel.localAddress?.port ?? port, secure: secure))
                 }, logger: logger))
         }
+        // Last, so the first to hear a shutdown: parked sheets close before the listeners wait for them.
+        services.append(DaemonStopping.Notice(directory: directory))
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
+        defer { DaemonStopping.end(directory) }
         try await group.run()
         withExtendedLifetime((lock, database)) {}
     }

@@ -65,6 +65,18 @@ struct HealthWebApp: Sendable {
 
 /// Readable names of HealthKit's type identifiers: "HKQuantityTypeIdentifierStepCount" is "Step Count".
 enum TypeNames {
+    /// A unit as the Health app writes it after a figure: "steps" and "floors" rather than "count".
+    static func unit(_ unit: HKUnit, of type: HKSampleType) -> String {
+        guard unit.unitString == "count" else { return unit.unitString }
+        switch type.identifier {
+        case HKQuantityTypeIdentifier.stepCount.rawValue: return "steps"
+        case HKQuantityTypeIdentifier.flightsClimbed.rawValue: return "floors"
+        case HKQuantityTypeIdentifier.pushCount.rawValue: return "pushes"
+        case HKQuantityTypeIdentifier.swimmingStrokeCount.rawValue: return "strokes"
+        default: return "count"
+        }
+    }
+
     static func title(_ identifier: String) -> String {
         if identifier == "HKWorkoutTypeIdentifier" { return "Workouts" }
         if identifier == "HKDataTypeIdentifierHeartbeatSeries" { return "Heartbeat Series" }

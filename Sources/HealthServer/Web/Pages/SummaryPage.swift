@@ -71,7 +71,7 @@ struct SummaryPage {
         let unit = try app.person.preferredUnit(for: type)
         var style = Date.FormatStyle.dateTime.weekday(.abbreviated).day().month(.abbreviated).year()
         style.timeZone = calendar.timeZone
-        return ("\(SVGChart.figure(quantity.doubleValue(for: unit))) \(unit.unitString)",
+        return ("\(SVGChart.figure(quantity.doubleValue(for: unit))) \(TypeNames.unit(unit, of: type))",
                 (cumulative ? "total on " : "average on ") + day.start.formatted(style))
     }
 }

@@ -182,6 +182,7 @@ struct TypePage {
         case let type as HKQuantityType:
             let cumulative = type.aggregationStyle == .cumulative
             let unit = try app.person.preferredUnit(for: type)
+            let unitName = TypeNames.unit(unit, of: type)
             var step = DateComponents()
             step.setValue(1, for: component)
             var descriptor = HKStatisticsCollectionQueryDescriptor(
@@ -205,10 +206,10 @@ struct TypePage {
                 }
             }
             let headline: HTML = cumulative
-                ? "<p><span class=\"figure\">\(SVGChart.figure(total)) \(unit.unitString)</span> <span class=\"muted\">in total</span></p>"
+                ? "<p><span class=\"figure\">\(SVGChart.figure(total)) \(unitName)</span> <span class=\"muted\">in total</span></p>"
                 : samples == 0 ? "<p class=\"muted\">No data in this time.</p>"
-                : "<p><span class=\"figure\">\(SVGChart.figure(weighted / Double(samples))) \(unit.unitString)</span> <span class=\"muted\">on average</span></p>"
-            let chart = SVGChart(buckets: buckets, style: cumulative ? .bars : .band, unit: unit.unitString, title: title)
+                : "<p><span class=\"figure\">\(SVGChart.figure(weighted / Double(samples))) \(unitName)</span> <span class=\"muted\">on average</span></p>"
+            let chart = SVGChart(buckets: buckets, style: cumulative ? .bars : .band, unit: unitName, title: title)
             return headline.markup.isEmpty ? chart.render() : "\(headline)\(chart.render())"
         case let type as HKCategoryType where Self.isSleep(type) && view.span == .day:
             let descriptor = HKSampleQueryDescriptor(
@@ -304,10 +305,10 @@ struct TypePage {
     private func entryForm(_ view: View, calendar: Calendar) -> HTML {
         guard let type = view.type as? HKQuantityType else { return .empty }
         let unit = (try? app.person.preferredUnit(for: type))?.unitString ?? ""
-        var time = Date.FormatStyle.dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits)
-        time.timeZone = calendar.timeZone
+        // Now, on the 24-hour clock of the person's time zone (what `<input type="time">` takes).
+        let now = calendar.dateComponents([.hour, .minute], from: Date())
         let entry = view.entry ?? (value: "", unit: unit, date: Self.dayText(calendar.startOfDay(for: Date()), calendar: calendar),
-                                   time: Date().formatted(time))
+                                   time: String(format: "%02d:%02d", now.hour ?? 0, now.minute ?? 0))
         return """
             <h2 id="add">Add data</h2>
             \(WebPage.notice(view.problem))
@@ -429,7 +430,7 @@ struct TypePage {
         switch sample {
         case let quantity as HKQuantitySample:
             guard let unit else { return "" }
-            return "\(SVGChart.figure(quantity.quantity.doubleValue(for: unit))) \(unit.unitString)"
+            return "\(SVGChart.figure(quantity.quantity.doubleValue(for: unit))) \(TypeNames.unit(unit, of: quantity.sampleType))"
         case let category as HKCategorySample:
             let minutes = category.endDate.timeIntervalSince(category.startDate) / 60
             return "value \(category.value), \(SVGChart.figure(minutes)) min"
