@@ -1,0 +1,27 @@
+import Foundation
+import HealthAPI
+import OpenHealthKit
+import Testing
+import TestSupport
+
+/// A daemon stopping while an app's authorization request waits for the person: the sheet closes (the app hears a
+/// closed sheet) and the daemon stops at once, instead of waiting out the request's five minutes.
+@Suite("The daemon: stopping with a sheet parked")
+struct ParkedShutdownTests {
+    @Test func aParkedRequestDoesNotHoldTheShutdown() async throws {
+        let daemon = try await DaemonHarness.start()
+        let client = daemon.client(token: try await daemon.connect("com.example.steps", name: "Steps"))
+        let body = Components.Schemas.AuthorizationRequest(share: [HKQuantityType(.stepCount).identifier], read: [])
+        let request = Task { try await client.requestAuthorization(body: .json(body)) }
+        #expect(try await AuthorizationRequestTests.waiting(daemon).count == 1)
+        let stopping = ContinuousClock.now
+        await daemon.stopKeepingTheStore()
+        let took = ContinuousClock.now - stopping
+        #expect(took < .seconds(10), "the shutdown took \(took)")
+        // The app heard a closed sheet (409 errorUserCanceled), and nothing waits any more.
+        let answer = try await request.value
+        guard case .conflict = answer else { Issue.record("expected a closed sheet, got \(answer)"); return }
+        #expect(try daemon.person().pendingAuthorizationRequests().isEmpty)
+        try? FileManager.default.removeItem(at: daemon.folder)
+    }
+}
