@@ -30,6 +30,8 @@ final class StoreLocking: Service, Sendable {
         var credentials: AppRegistrations.ApprovedCredentials?
         /// When the person last unlocked (or the daemon opened) the store.
         var lastUnlock = ContinuousClock.now
+        /// How many times the store was locked since the daemon started (the web app's sessions end at a lock).
+        var locks = 0
         /// Wrong passphrases in a row, and until when the next attempt is refused.
         var failures = 0
         var refusedUntil: ContinuousClock.Instant?
@@ -45,6 +47,9 @@ final class StoreLocking: Service, Sendable {
     }
 
     var mode: Mode { state.withLock { $0.mode } }
+
+    /// How many times the store was locked since the daemon started.
+    var lockCount: Int { state.withLock { $0.locks } }
 
     /// Whether apps' writes go to the journal now (locked, or the journal not yet replayed) — never for the replay's own.
     var keepsWrites: Bool { !Replay.isReplaying && state.withLock { $0.mode != .unlocked } }
@@ -99,6 +104,7 @@ final class StoreLocking: Service, Sendable {
             guard state.mode != .locked else { return false }
             state.credentials = try registrations.approvedCredentials()
             state.mode = .locked
+            state.locks += 1
             try database.lock()
             return true
         }

@@ -16,6 +16,8 @@ final class PersonSessions: Sendable {
         let csrfToken: String
         let started: ContinuousClock.Instant
         var lastSeen: ContinuousClock.Instant
+        /// How many times the store had been locked when the session began: a lock since ends it.
+        let lockCount: Int
     }
 
     static let cookieName = "health_session"
@@ -30,10 +32,10 @@ final class PersonSessions: Sendable {
     }
 
     /// A new session: its cookie value (given to the browser once) and the session.
-    func start() -> (cookieValue: String, session: Session) {
+    func start(lockCount: Int) -> (cookieValue: String, session: Session) {
         let id = Self.randomToken()
         let now = ContinuousClock.now
-        let session = Session(key: Self.key(id), csrfToken: Self.randomToken(), started: now, lastSeen: now)
+        let session = Session(key: Self.key(id), csrfToken: Self.randomToken(), started: now, lastSeen: now, lockCount: lockCount)
         sessions.withLock { table in
             // Ended sessions go as new ones start: the table never holds more than the live ones and a few.
             table = table.filter { !self.isOver($0.value, at: now) }
@@ -62,11 +64,6 @@ final class PersonSessions: Sendable {
     /// Ends a session (sign-out).
     func end(_ session: Session) {
         _ = sessions.withLock { $0.removeValue(forKey: session.key) }
-    }
-
-    /// Ends every session (the store was locked: whoever was signed in signs in again, with the passphrase).
-    func endAll() {
-        sessions.withLock { $0.removeAll() }
     }
 
     var count: Int { sessions.withLock { $0.count } }

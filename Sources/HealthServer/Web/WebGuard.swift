@@ -4,6 +4,7 @@ import HealthStore
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 
 /// What every request to the web Health app passes through:
 /// - security headers on every answer (a Content-Security-Policy with no inline script or style, frame denial, no
@@ -64,8 +65,9 @@ extension WebGuard {
             throw WebRefusal(.forbidden, "This form was sent from another site, so it was not accepted.")
         }
         var session = sessions.session(cookieValue: request.cookies[PersonSessions.cookieName]?.value)
-        if let live = session, locking.mode == .locked {
-            // Locked means the passphrase is needed again: whoever was signed in signs in again, which unlocks.
+        if let live = session, locking.mode == .locked || live.lockCount != locking.lockCount {
+            // Locked (now or since the session began) means the passphrase is needed again: whoever was signed in signs
+            // in again, which unlocks.
             sessions.end(live)
             session = nil
         }
@@ -84,7 +86,10 @@ extension WebGuard {
                 throw WebRefusal(.unsupportedMediaType, "This page takes a form (application/x-www-form-urlencoded).")
             }
         } else if request.method == .post {
-            let body = try await request.body.collect(upTo: Self.maximumFormBytes)
+            let body: ByteBuffer
+            do { body = try await request.body.collect(upTo: Self.maximumFormBytes) } catch {
+                throw WebRefusal(.contentTooLarge, "The form sent was larger than \(Self.maximumFormBytes >> 10) KB, so nothing was changed.", title: "Too large")
+            }
             form = WebForm(urlencoded: String(buffer: body))
             if let session {
                 guard let token = form["csrf"], PersonSessions.same(token, session.csrfToken) else {

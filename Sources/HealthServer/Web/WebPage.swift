@@ -93,8 +93,10 @@ enum WebPage {
 
     /// A local path to go back to after signing in: only a path on this site (never `//host` or a URL).
     static func localPath(_ candidate: String?) -> String {
+        // No control character anywhere: browsers drop tabs and newlines from a URL, so "/<tab>/evil.example" would be
+        // read as "//evil.example", another site.
         guard let candidate, candidate.hasPrefix("/"), !candidate.hasPrefix("//"), !candidate.contains("\\"),
-              !candidate.contains("\n"), !candidate.contains("\r") else { return "/" }
+              candidate.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else { return "/" }
         return candidate
     }
 }

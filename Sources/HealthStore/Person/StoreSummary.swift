@@ -59,3 +59,36 @@ package struct StoreSummary: Sendable {
         }
     }
 }
+
+extension StoreSummary {
+    /// Each sample type the store holds with its first start and last end, by index seeks alone — a loose scan of
+    /// (typeCode, endDate) for the types, one seek each for the ends — so its cost grows with the number of types, not
+    /// of samples (the web Summary; `init` counts every sample, which a year of heart rate makes slow).
+    package static func spans(in database: HealthDatabase) throws -> [(type: String, first: Date, last: Date)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                WITH RECURSIVE present(code) AS (
+                    SELECT MIN(typeCode) FROM sample
+                    UNION ALL
+                    SELECT (SELECT MIN(typeCode) FROM sample WHERE typeCode > present.code) FROM present WHERE present.code IS NOT NULL
+                )
+                SELECT code, (SELECT MIN(startDate) FROM sample WHERE typeCode = present.code) AS first,
+                       (SELECT MAX(endDate) FROM sample WHERE typeCode = present.code) AS last
+                FROM present WHERE code IS NOT NULL
+                """).map { row in
+                let code: Int64 = row["code"]
+                guard let type = SampleTypeCode.identifier(code) else {
+                    throw HKError(.errorDatabaseInaccessible, "the store holds samples of a type it does not know (code \(code))")
+                }
+                return (type, Date(timeIntervalSinceReferenceDate: row["first"]), Date(timeIntervalSinceReferenceDate: row["last"]))
+            }
+        }
+    }
+
+    /// Daily activity summaries and health records stored.
+    package static func otherCounts(in database: HealthDatabase) throws -> (activitySummaries: Int, clinicalRecords: Int) {
+        try database.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM activitySummary") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM clinicalRecord") ?? 0)
+        }
+    }
+}

@@ -46,3 +46,19 @@ extension HealthPerson {
                              database: database)
     }
 }
+
+extension HealthPerson {
+    /// The sample types the store holds, each with its first start and last end: what `summary()` gives without
+    /// counting the samples, so it stays fast however many there are.
+    package func typeSpans() throws -> [(type: HKSampleType, first: Date, last: Date)] {
+        try StoreSummary.spans(in: database).compactMap { line in
+            (HKObjectType.type(forIdentifier: line.type) as? HKSampleType).map { ($0, line.first, line.last) }
+        }
+    }
+
+    /// How many daily activity summaries and health records the store holds.
+    package func otherContents() throws -> (activitySummaries: Int, healthRecords: Int) {
+        let counts = try StoreSummary.otherCounts(in: database)
+        return (counts.activitySummaries, counts.clinicalRecords)
+    }
+}

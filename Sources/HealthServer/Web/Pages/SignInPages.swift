@@ -77,7 +77,7 @@ struct SignInPages {
 
     /// A new session, its cookie set, and on to `next`.
     private func signedIn(next: String) -> Response {
-        let (cookieValue, _) = app.sessions.start()
+        let (cookieValue, _) = app.sessions.start(lockCount: app.locking.lockCount)
         var response = WebPage.redirect(to: next)
         response.setCookie(app.cookie(value: cookieValue, maxAge: Int(app.sessions.lifetime.components.seconds)))
         return response

@@ -40,9 +40,10 @@ struct SourcesPages {
             for type in access.types {
                 guard let objectType = HKObjectType.type(forIdentifier: type.typeIdentifier) else { continue }
                 // Only the directions the app asked for, and only what changed.
-                let newShare: Bool? = type.shareRequested && share.contains(type.typeIdentifier) != (type.share == true)
+                let offersShare = type.shareRequested || type.share != nil, offersRead = type.readRequested || type.read != nil
+                let newShare: Bool? = offersShare && share.contains(type.typeIdentifier) != (type.share == true)
                     ? share.contains(type.typeIdentifier) : nil
-                let newRead: Bool? = type.readRequested && read.contains(type.typeIdentifier) != (type.read == true)
+                let newRead: Bool? = offersRead && read.contains(type.typeIdentifier) != (type.read == true)
                     ? read.contains(type.typeIdentifier) : nil
                 if newShare != nil || newRead != nil {
                     try app.person.setPermission(app: access.app.bundleIdentifier, type: objectType, share: newShare, read: newRead)
@@ -121,7 +122,8 @@ struct SourcesPages {
                     """
             }
         }
-        let write = access.types.filter(\.shareRequested), read = access.types.filter(\.readRequested)
+        // What the app asked for, and what the person decided without being asked (`health permission`).
+        let write = access.types.filter { $0.shareRequested || $0.share != nil }, read = access.types.filter { $0.readRequested || $0.read != nil }
         return WebPage.render(access.app.name, section: .sources, """
             \(WebPage.notice(done ? "Saved. The app's next call sees the change." : nil, error: false))
             <p class="muted">\(access.app.bundleIdentifier)</p>

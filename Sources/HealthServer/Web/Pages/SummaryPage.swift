@@ -13,13 +13,15 @@ struct SummaryPage {
     }
 
     private func render() async throws -> Response {
-        let contents = try app.person.contents()
+        // Types and their spans by index seeks (counting a year of heart rate would take most of a second).
+        let spans = try app.person.typeSpans()
+        let others = try app.person.otherContents()
         let pending = try app.person.pendingAuthorizationRequests().count + app.person.pendingRecordSharingRequests().count
         let waiting: HTML = pending == 0 ? .empty : """
             <p class="notice" role="status"><a href="/requests">\(pending) app request\(pending == 1 ? "" : "s") \
             wait\(pending == 1 ? "s" : "") for your answer.</a></p>
             """
-        guard !contents.types.isEmpty else {
+        guard !spans.isEmpty else {
             return WebPage.render("Summary", section: .summary, """
                 \(waiting)
                 <p>Your store holds no health data yet.</p>
@@ -33,22 +35,23 @@ struct SummaryPage {
         }
         let calendar = try app.calendar()
         var cards: [HTML] = []
-        for line in contents.types.sorted(by: { TypeNames.title($0.type.identifier) < TypeNames.title($1.type.identifier) }) {
-            let latest = try await latestFigure(line, calendar: calendar)
-            let sources = line.sources.count
+        var style = Date.FormatStyle.dateTime.weekday(.abbreviated).day().month(.abbreviated).year().hour().minute()
+        style.timeZone = calendar.timeZone
+        for line in spans.sorted(by: { TypeNames.title($0.type.identifier) < TypeNames.title($1.type.identifier) }) {
+            let latest = try await latestFigure(line.type, last: line.last, calendar: calendar)
             cards.append("""
                 <li class="card"><a href="\(line.type is HKWorkoutType ? "/workouts" : "/types/\(line.type.identifier)")">
                 <span class="type">\(TypeNames.title(line.type.identifier))</span>
-                \(latest.map { "<div class=\"figure\">\($0.figure)</div><div class=\"muted\">\($0.when)</div>" as HTML } ?? .empty)
-                <div class="muted">\(line.count.formatted()) sample\(line.count == 1 ? "" : "s") from \(sources) source\(sources == 1 ? "" : "s")</div>
+                \(latest.map { "<div class=\"figure\">\($0.figure)</div><div class=\"muted\">\($0.when)</div>" as HTML }
+                    ?? "<div class=\"muted\">latest \(line.last.formatted(style))</div>")
                 </a></li>
                 """)
         }
         var extras: [HTML] = []
-        if contents.activitySummaries > 0 {
-            extras.append("<li><a href=\"/activity\">\(contents.activitySummaries.formatted()) days of activity rings</a></li>")
+        if others.activitySummaries > 0 {
+            extras.append("<li><a href=\"/activity\">\(others.activitySummaries.formatted()) days of activity rings</a></li>")
         }
-        if contents.healthRecords > 0 { extras.append("<li>\(contents.healthRecords.formatted()) health records</li>") }
+        if others.healthRecords > 0 { extras.append("<li><a href=\"/records\">\(others.healthRecords.formatted()) health records</a></li>") }
         return WebPage.render("Summary", section: .summary, """
             \(waiting)
             <ul class="cards">\(cards)</ul>
@@ -59,9 +62,9 @@ struct SummaryPage {
 
     /// The figure of the type's last day with data (the day's total for a cumulative type, its average otherwise, in the
     /// person's unit), or nil for a type that is not a quantity.
-    private func latestFigure(_ line: StoredTypeSummary, calendar: Calendar) async throws -> (figure: String, when: String)? {
-        guard let type = line.type as? HKQuantityType else { return nil }
-        let day = calendar.dateInterval(of: .day, for: line.last.addingTimeInterval(-0.001)) ?? DateInterval(start: line.last, duration: 0)
+    private func latestFigure(_ type: HKSampleType, last: Date, calendar: Calendar) async throws -> (figure: String, when: String)? {
+        guard let type = type as? HKQuantityType else { return nil }
+        let day = calendar.dateInterval(of: .day, for: last.addingTimeInterval(-0.001)) ?? DateInterval(start: last, duration: 0)
         let cumulative = type.aggregationStyle == .cumulative
         let descriptor = HKStatisticsQueryDescriptor(
             predicate: .quantitySample(type: type, predicate: HKQuery.predicateForSamples(withStart: day.start, end: day.end)),

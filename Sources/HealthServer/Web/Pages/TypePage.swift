@@ -49,7 +49,7 @@ struct TypePage {
                 day = parsed
             } else {
                 // Where the data is: the type's last sample's day (an imported export may end long ago), else today.
-                let last = try app.person.summary().first { $0.type == type }?.last.addingTimeInterval(-0.001)
+                let last = try app.person.typeSpans().first { $0.type == type }?.last.addingTimeInterval(-0.001)
                 day = calendar.startOfDay(for: last ?? Date())
             }
             let page = Int(query.get("page") ?? "1") ?? 0
@@ -410,8 +410,8 @@ struct TypePage {
     }
 
     static func parseDay(_ text: String, calendar: Calendar) -> Date? {
-        let parts = text.split(separator: "-")
-        guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
               (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day) else { return nil }
         let components = DateComponents(year: year, month: month, day: day)
         guard let date = calendar.date(from: components),
