@@ -105,8 +105,9 @@ struct ObserverStreamTests {
             let revokedAt = ContinuousClock.now
             _ = try daemon.person().decideRegistration(registration.id, .revoked)
             #expect(try await stream.next() == nil)
-            // Checked every second; the bound leaves room for a loaded CI machine (all suites run at once on two cores).
-            #expect(ContinuousClock.now - revokedAt < .seconds(15))
+            // Checked every second; the bound leaves room for a loaded CI machine (all suites run at once on two cores,
+            // beside the browser test's chromium: 19.8 s was seen).
+            #expect(ContinuousClock.now - revokedAt < .seconds(45))
             #expect(try await EventStream.open(daemon, stepsOnly, token: token).status == 401)
         }
     }

@@ -17,7 +17,9 @@ struct ParkedShutdownTests {
         let stopping = ContinuousClock.now
         await daemon.stopKeepingTheStore()
         let took = ContinuousClock.now - stopping
-        #expect(took < .seconds(10), "the shutdown took \(took)")
+        // Without the notice the shutdown waits out the request's 300 s; alone it takes a fraction of a second, and with
+        // every suite at once on two cores 47 s was seen.
+        #expect(took < .seconds(120), "the shutdown took \(took)")
         // The app heard a closed sheet (409 errorUserCanceled), and nothing waits any more.
         let answer = try await request.value
         guard case .conflict = answer else { Issue.record("expected a closed sheet, got \(answer)"); return }

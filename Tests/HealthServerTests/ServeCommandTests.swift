@@ -37,7 +37,9 @@ struct ServeCommandTests {
         let listeners = tcp ? 2 : 1
         let seen = await onOwnThread {
             var seen = Data()
+            // The TCP listener's line is followed by the Health app's address.
             while String(decoding: seen, as: UTF8.self).split(separator: "\n").count(where: { $0.hasPrefix("Listening on") }) < listeners
+                    || tcp && !String(decoding: seen, as: UTF8.self).contains("Health app: ")
                     || String(decoding: seen, as: UTF8.self).last != "\n" {
                 let chunk = reading.readSome()
                 guard !chunk.isEmpty else { break }
@@ -48,10 +50,14 @@ struct ServeCommandTests {
         let printed = String(decoding: seen, as: UTF8.self)
         let port = printed.firstMatch(of: /Listening on http:\/\/127\.0\.0\.1:(\d+)\n/).flatMap { Int($0.output.1) }
         #expect(printed.hasPrefix("Serving the store in \(store.path)\n"), "\(printed)")
-        let listening = Set(printed.split(separator: "\n").dropFirst().map(String.init))
+        let lines = printed.split(separator: "\n").dropFirst().map(String.init)
         var expected: Set<String> = ["Listening on unix:\(socket)"]
         if let port { expected.insert("Listening on http://127.0.0.1:\(port)") }
-        #expect(listening == expected, "\(printed)")
+        #expect(Set(lines.filter { $0.hasPrefix("Listening on") }) == expected, "\(printed)")
+        // On loopback the Health app is served too: its first-run page, with the code only this output shows.
+        let healthApp = lines.filter { $0.hasPrefix("Health app: ") }
+        #expect(healthApp.count == (tcp ? 1 : 0) && healthApp.allSatisfy { $0.hasPrefix("Health app: http://127.0.0.1:\(port ?? 0)/setup?code=") },
+                "\(printed)")
         #expect((port != nil) == tcp, "\(printed)")
         let harness = DaemonHarness(folder: folder, store: store, socketPath: socket, tcpPort: port) {
             if process.isRunning { process.terminate() }

@@ -138,7 +138,10 @@ extension ClinicalRecordStore {
     /// Every clinical record, or those of `type`, in received order — the person's view (no app filter).
     package func records(ofType type: HKClinicalType? = nil) throws -> [HKClinicalRecord] {
         try samples.database.read { db in
-            let condition: SQL = type.map { "typeCode = \(SampleTypeCode.code($0.identifier))" } ?? "kind = \(SampleKind.clinicalRecord.rawValue)"
+            // By type code, so the (typeCode, startDate) index finds them: `kind` has no index, and a year of samples
+            // would be read to find none.
+            let codes = type.map { [SampleTypeCode.code($0.identifier)] } ?? HKClinicalTypeIdentifier.catalogConstants.map { SampleTypeCode.code($0.value.rawValue) }
+            let condition: SQL = "typeCode IN \(codes)"
             let rows = try SampleRecord.fetchAll(db, SQLRequest<SampleRecord>("SELECT * FROM sample WHERE \(condition) ORDER BY startDate, id"))
             return try SampleStore.samples(from: rows, in: db).compactMap { $0 as? HKClinicalRecord }
         }

@@ -92,3 +92,15 @@ extension StoreSummary {
         }
     }
 }
+
+extension StoreSummary {
+    /// Every source with samples (name, bundle identifier), by name: one index seek per source, no count.
+    package static func sourcesPresent(in database: HealthDatabase) throws -> [(name: String, bundleIdentifier: String)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT name, bundleIdentifier FROM source WHERE EXISTS (SELECT 1 FROM sample WHERE sample.sourceId = source.id)
+                ORDER BY name COLLATE NOCASE, bundleIdentifier
+                """).map { ($0["name"], $0["bundleIdentifier"]) }
+        }
+    }
+}

@@ -62,3 +62,10 @@ extension HealthPerson {
         return (counts.activitySummaries, counts.clinicalRecords)
     }
 }
+
+extension HealthPerson {
+    /// Every source with samples in the store, by name, without counting them (see ``sources()`` for the counts).
+    package func sourcesPresent() throws -> [HKSource] {
+        try StoreSummary.sourcesPresent(in: database).map { HKSource(name: $0.name, bundleIdentifier: $0.bundleIdentifier) }
+    }
+}
