@@ -142,6 +142,9 @@ enum WebAssets {
         form.signout button { background: #fff; color: var(--accent); padding: .2rem .6rem; }
         form.inline { display: inline; }
         pre.fhir { background: var(--panel); border-radius: .6rem; padding: .8rem; overflow-x: auto; font-size: .85rem; }
+        .signed { font-size: .8rem; color: var(--muted); }
+        .signed.verified { color: var(--good); }
+        .signed.altered { color: var(--accent); font-weight: 600; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         .figure { font-size: 1.3rem; font-weight: 600; }
         dl.figures { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; }

@@ -258,9 +258,16 @@ struct TypePage {
         var style = Date.FormatStyle.dateTime.day().month(.abbreviated).year().hour().minute()
         style.timeZone = calendar.timeZone
         let back = "/types/\(view.type.identifier)?span=\(view.span.rawValue)&date=\(Self.dayText(view.day, calendar: calendar))&page=\(view.page)"
+        // Signed samples are marked, never refused: what the signature says against the makers the person trusts.
+        var marks: [UUID: HTML] = [:]
+        let signed = page.filter { $0.metadata?[HKMetadataKeyDigitalSignature] != nil }
+        if !signed.isEmpty {
+            let signers = try app.person.trustedSigners()
+            for sample in signed { marks[sample.uuid] = Self.mark(await sample.verifyDigitalSignature(trusting: signers)) }
+        }
         let rows: [HTML] = page.map { sample in
             """
-            <tr><td>\(sample.startDate.formatted(style))</td><td class="number">\(Self.value(of: sample, unit: unit))</td>\
+            <tr><td>\(sample.startDate.formatted(style))</td><td class="number">\(Self.value(of: sample, unit: unit))\(marks[sample.uuid] ?? .empty)</td>\
             <td>\(sample.sourceRevision.source.name)</td>\
             <td><form method="post" action="/samples/\(sample.uuid.uuidString)/delete" class="inline" data-confirm="Delete this sample?">\
             \(WebPage.csrfField())<input type="hidden" name="back" value="\(back)">\
@@ -424,6 +431,20 @@ struct TypePage {
         let parts = text.split(separator: ":")
         guard parts.count >= 2, let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute) else { return nil }
         return TimeInterval(hour * 3600 + minute * 60)
+    }
+
+    /// A signed sample's mark: what its signature says, the reason as its tooltip.
+    static func mark(_ verification: SampleSignatureVerification) -> HTML {
+        let (text, style): (String, String) = switch verification.status {
+        case .verified: ("✓ signed\(verification.signer.map { " by \($0)" } ?? "")", "signed verified")
+        case .valuesDiffer: ("⚠ changed since it was signed", "signed altered")
+        case .contentNotUnderstood: ("signed (values not comparable)", "signed")
+        case .untrustedSigner: ("signed by a maker you do not trust", "signed")
+        case .invalid: ("⚠ signature does not verify", "signed altered")
+        case .unsigned: ("", "")
+        }
+        guard !text.isEmpty else { return .empty }
+        return "<br><span class=\"\(style)\" title=\"\(verification.reason)\">\(text)</span>"
     }
 
     static func value(of sample: HKSample, unit: HKUnit?) -> String {
