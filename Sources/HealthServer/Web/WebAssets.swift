@@ -145,6 +145,8 @@ enum WebAssets {
         .signed { font-size: .8rem; color: var(--muted); }
         .signed.verified { color: var(--good); }
         .signed.altered { color: var(--accent); font-weight: 600; }
+        .skip { position: absolute; left: -999px; top: .5rem; background: #fff; padding: .4rem .8rem; z-index: 10; }
+        .skip:focus { left: .5rem; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         .figure { font-size: 1.3rem; font-weight: 600; }
         dl.figures { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; }

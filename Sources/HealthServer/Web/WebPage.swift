@@ -56,6 +56,7 @@ enum WebPage {
             <script src="/static/health.js" defer></script>
             </head>
             <body>
+            <a class="skip" href="#main">Skip to the content</a>
             <header><a class="brand" href="/">Health</a>\(navigation)</header>
             <main id="main">
             <h1>\(title)</h1>

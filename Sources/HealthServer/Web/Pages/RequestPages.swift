@@ -82,6 +82,8 @@ struct RequestPages {
     private func list(answered: Bool = false) throws -> Response {
         let requests = try app.person.pendingAuthorizationRequests()
         let shares = try app.person.pendingRecordSharingRequests()
+        // Apps asking to connect at all wait for the person too: their decision is under Sources.
+        let connecting = try app.registrations.all().filter { $0.state == .pending }
         var style = Date.FormatStyle.dateTime.day().month(.abbreviated).hour().minute()
         style.timeZone = try app.calendar().timeZone
         let items: [HTML] = requests.map { request in
@@ -89,6 +91,8 @@ struct RequestPages {
             return "<li><a href=\"/requests/\(request.id)\">\(request.sheet.app.name)</a> asks for \(count) type\(count == 1 ? "" : "s") <span class=\"muted\">(\(request.createdAt.formatted(style)))</span></li>"
         } + shares.map { request in
             "<li><a href=\"/shares/\(request.id)\">\(request.sheet.app.name)</a> asks for \(request.sheet.records.count) verifiable record\(request.sheet.records.count == 1 ? "" : "s") <span class=\"muted\">(\(request.createdAt.formatted(style)))</span></li>"
+        } + connecting.map { registration in
+            "<li>\(registration.manifest.name) asks to connect to this store: <a href=\"/sources\">approve or deny it under Sources</a> <span class=\"muted\">(\(registration.createdAt.formatted(style)))</span></li>"
         }
         return WebPage.render("Requests", section: .requests, """
             \(WebPage.notice(answered ? "Answered: the app has your answer." : items.isEmpty ? nil : "Each app waits until you answer.", error: false))
