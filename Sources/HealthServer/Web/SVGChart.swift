@@ -25,6 +25,8 @@ struct SVGChart: Sendable {
     /// The unit the figures are in, for the tooltips ("count", "count/min").
     var unit: String
     var title: String
+    /// What the chart shows, for screen readers; by default what its style draws.
+    var description: String?
 
     static let width = 640.0, height = 240.0
     private static let left = 48.0, right = 8.0, top = 12.0, bottom = 28.0
@@ -75,7 +77,7 @@ struct SVGChart: Sendable {
         if averages.count > 1 {
             marks.append("<polyline class=\"average\" points=\"\(averages.joined(separator: " "))\"/>")
         }
-        let description = style == .bars ? "Bars: the total of each period." : "For each period, a band from the lowest to the highest value, and a line through the averages."
+        let description = self.description ?? (style == .bars ? "Bars: the total of each period." : "For each period, a band from the lowest to the highest value, and a line through the averages.")
         return """
             <svg class="chart" viewBox="0 0 \(Int(Self.width)) \(Int(Self.height))" role="img" aria-labelledby="chart-title chart-desc" \
             xmlns="http://www.w3.org/2000/svg"><title id="chart-title">\(title)</title><desc id="chart-desc">\(description)</desc>\(marks)</svg>

@@ -197,6 +197,34 @@ extension HealthDatabase {
         CREATE TABLE "trustedSigner" ("fingerprint" TEXT PRIMARY KEY NOT NULL, "subject" TEXT NOT NULL, "certificate" BLOB NOT NULL, "addedAt" DOUBLE NOT NULL) WITHOUT ROWID
         """#,
         #"""
+        CREATE TABLE "dailyStatistics" ("typeCode" INTEGER NOT NULL, "day" DOUBLE NOT NULL, "zone" TEXT NOT NULL, "type" TEXT NOT NULL, "minimum" DOUBLE, "maximum" DOUBLE, "average" DOUBLE, "total" DOUBLE, PRIMARY KEY ("typeCode", "day", "zone")) WITHOUT ROWID
+        """#,
+        #"""
+        CREATE TRIGGER dailyStatistics_sample_insert AFTER INSERT ON sample WHEN EXISTS (SELECT 1 FROM dailyStatistics WHERE typeCode = NEW.typeCode) BEGIN DELETE FROM dailyStatistics WHERE typeCode = NEW.typeCode
+            AND (day < 0 OR (day > NEW.startDate - 172800 AND day < NEW.endDate + 87000)); END
+        """#,
+        #"""
+        CREATE TRIGGER dailyStatistics_sample_delete AFTER DELETE ON sample WHEN EXISTS (SELECT 1 FROM dailyStatistics WHERE typeCode = OLD.typeCode) BEGIN DELETE FROM dailyStatistics WHERE typeCode = OLD.typeCode
+            AND (day < 0 OR (day > OLD.startDate - 172800 AND day < OLD.endDate + 87000)); END
+        """#,
+        #"""
+        CREATE TRIGGER dailyStatistics_sample_update AFTER UPDATE ON sample BEGIN DELETE FROM dailyStatistics WHERE typeCode = OLD.typeCode
+            AND (day < 0 OR (day > OLD.startDate - 172800 AND day < OLD.endDate + 87000)); DELETE FROM dailyStatistics WHERE typeCode = NEW.typeCode
+            AND (day < 0 OR (day > NEW.startDate - 172800 AND day < NEW.endDate + 87000)); END
+        """#,
+        #"""
+        CREATE TRIGGER dailyStatistics_priority_insert AFTER INSERT ON sourcePriority BEGIN
+            DELETE FROM dailyStatistics WHERE type = NEW.type; END
+        """#,
+        #"""
+        CREATE TRIGGER dailyStatistics_priority_delete AFTER DELETE ON sourcePriority BEGIN
+            DELETE FROM dailyStatistics WHERE type = OLD.type; END
+        """#,
+        #"""
+        CREATE TRIGGER dailyStatistics_priority_update AFTER UPDATE ON sourcePriority BEGIN
+            DELETE FROM dailyStatistics WHERE type = OLD.type OR type = NEW.type; END
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

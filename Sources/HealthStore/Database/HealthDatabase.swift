@@ -885,6 +885,43 @@ package final class HealthDatabase: Sendable {
                 t.column("addedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("v32: merged daily statistics kept for the person's charts") { db in
+            // Each day's merged statistics of a type in a time zone, as the statistics engine computed them
+            // (`DailyStatistics`), so a year's chart combines 365 rows instead of reading every sample. Values are in the
+            // type's canonical unit; a day without data is kept with NULLs. Rows with a negative day are a computation's
+            // marker: a write of the type removes them, and the computation then keeps nothing.
+            try db.create(table: "dailyStatistics", options: .withoutRowID) { t in
+                t.column("typeCode", .integer).notNull()
+                t.column("day", .double).notNull()
+                t.column("zone", .text).notNull()
+                t.column("type", .text).notNull()
+                t.column("minimum", .double)
+                t.column("maximum", .double)
+                t.column("average", .double)
+                t.column("total", .double)
+                t.primaryKey(["typeCode", "day", "zone"])
+            }
+            // Kept exact by the store itself, whatever writes: a sample written, changed or deleted drops the days it can
+            // touch (a day's start lies within two days before its start and its end plus a day and the longest hold of
+            // a temporally weighted reading) and every marker of its type; a change of a type's source order drops the
+            // type. The WHEN clause keeps imports into a store without kept days at one index seek a row.
+            let drop = { (row: String) in """
+                DELETE FROM dailyStatistics WHERE typeCode = \(row).typeCode
+                    AND (day < 0 OR (day > \(row).startDate - 172800 AND day < \(row).endDate + 87000));
+                """ }
+            let kept = { (row: String) in "EXISTS (SELECT 1 FROM dailyStatistics WHERE typeCode = \(row).typeCode)" }
+            try db.execute(sql: """
+                CREATE TRIGGER dailyStatistics_sample_insert AFTER INSERT ON sample WHEN \(kept("NEW")) BEGIN \(drop("NEW")) END;
+                CREATE TRIGGER dailyStatistics_sample_delete AFTER DELETE ON sample WHEN \(kept("OLD")) BEGIN \(drop("OLD")) END;
+                CREATE TRIGGER dailyStatistics_sample_update AFTER UPDATE ON sample BEGIN \(drop("OLD")) \(drop("NEW")) END;
+                CREATE TRIGGER dailyStatistics_priority_insert AFTER INSERT ON sourcePriority BEGIN
+                    DELETE FROM dailyStatistics WHERE type = NEW.type; END;
+                CREATE TRIGGER dailyStatistics_priority_delete AFTER DELETE ON sourcePriority BEGIN
+                    DELETE FROM dailyStatistics WHERE type = OLD.type; END;
+                CREATE TRIGGER dailyStatistics_priority_update AFTER UPDATE ON sourcePriority BEGIN
+                    DELETE FROM dailyStatistics WHERE type = OLD.type OR type = NEW.type; END;
+                """)
+        }
         return migrator
     }()
 }

@@ -68,12 +68,14 @@ struct MePage {
                 throw WebRefusal(.badRequest, "Choose a quantity type.")
             }
             let text = form["unit"] ?? ""
+            let unit: HKUnit
+            do { unit = try HKUnit.parse(text) } catch {
+                return try render(problem: "\(text.isEmpty ? "The unit is missing" : "\(text) is not a unit") (for example kg, lb, count/min).", status: .badRequest)
+            }
             do {
-                try app.person.setPreferredUnit(try HKUnit.parse(text), for: type)
+                try app.person.setPreferredUnit(unit, for: type)
             } catch let error as HKError where error.code == .errorInvalidArgument {
                 return try render(problem: "\(TypeNames.title(identifier)): \(error.message).", status: .badRequest)
-            } catch {
-                return try render(problem: "\(text.isEmpty ? "The unit is missing" : "\(text) is not a unit") (for example kg, lb, count/min).", status: .badRequest)
             }
             return WebPage.redirect(to: "/me?done=unit")
         }

@@ -180,9 +180,9 @@ struct TransferPages {
             throw error
         }
         let size = (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
-        var style = Date.FormatStyle.dateTime.year().month(.twoDigits).day(.twoDigits)
-        style.timeZone = zone
-        let name = "health-export-\(Date().formatted(style).replacingOccurrences(of: "/", with: "-")).zip"
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let name = "health-export-\(TypePage.dayText(Date(), calendar: calendar)).zip"
         return Response(status: .ok, headers: [.contentType: "application/zip", .contentDisposition: "attachment; filename=\"\(name)\""],
                         body: ResponseBody(contentLength: size) { writer in
             defer { try? FileManager.default.removeItem(at: folder) }

@@ -183,33 +183,36 @@ struct TypePage {
             let cumulative = type.aggregationStyle == .cumulative
             let unit = try app.person.preferredUnit(for: type)
             let unitName = TypeNames.unit(unit, of: type)
-            var step = DateComponents()
-            step.setValue(1, for: component)
-            var descriptor = HKStatisticsCollectionQueryDescriptor(
-                predicate: .quantitySample(type: type, predicate: HKQuery.predicateForSamples(withStart: starts.first, end: cursor)),
-                options: cumulative ? .cumulativeSum : [.discreteAverage, .discreteMin, .discreteMax],
-                anchorDate: interval.start, intervalComponents: step)
-            descriptor.calendar = calendar
-            let collection = try await descriptor.result(for: app.person.healthStore)
-            var total = 0.0, weighted = 0.0, samples = 0
-            for statistics in collection.statistics() {
-                guard let index = starts.firstIndex(of: statistics.startDate) else { continue }
-                if cumulative {
-                    let value = statistics.sumQuantity().map { $0.doubleValue(for: unit) }
-                    buckets[index].value = value
-                    total += value ?? 0
-                } else {
-                    buckets[index].value = statistics.averageQuantity()?.doubleValue(for: unit)
+            if view.span == .month || view.span == .year {
+                // A month or a year from the store's kept days (a year of heart rate is millions of readings).
+                let days = try await ChartDays(person: app.person, database: app.locking.database).days(of: type, in: interval, calendar: calendar)
+                buckets = ChartDays.buckets(buckets, starts: starts, days: days, type: type, unit: unit)
+            } else {
+                var step = DateComponents()
+                step.setValue(1, for: component)
+                var descriptor = HKStatisticsCollectionQueryDescriptor(
+                    predicate: .quantitySample(type: type, predicate: HKQuery.predicateForSamples(withStart: starts.first, end: cursor)),
+                    options: cumulative ? .cumulativeSum : [.discreteAverage, .discreteMin, .discreteMax],
+                    anchorDate: interval.start, intervalComponents: step)
+                descriptor.calendar = calendar
+                for statistics in try await descriptor.result(for: app.person.healthStore).statistics() {
+                    guard let index = starts.firstIndex(of: statistics.startDate) else { continue }
+                    buckets[index].value = cumulative ? statistics.sumQuantity()?.doubleValue(for: unit) : statistics.averageQuantity()?.doubleValue(for: unit)
                     buckets[index].minimum = statistics.minimumQuantity()?.doubleValue(for: unit)
                     buckets[index].maximum = statistics.maximumQuantity()?.doubleValue(for: unit)
-                    if let average = buckets[index].value { weighted += average; samples += 1 }
                 }
             }
+            let total = buckets.compactMap(\.value).reduce(0, +)
+            let averages = buckets.compactMap(\.value)
+            let weighted = averages.reduce(0, +), samples = averages.count
             let headline: HTML = cumulative
                 ? "<p><span class=\"figure\">\(SVGChart.figure(total)) \(unitName)</span> <span class=\"muted\">in total</span></p>"
                 : samples == 0 ? "<p class=\"muted\">No data in this time.</p>"
                 : "<p><span class=\"figure\">\(SVGChart.figure(weighted / Double(samples))) \(unitName)</span> <span class=\"muted\">on average</span></p>"
-            let chart = SVGChart(buckets: buckets, style: cumulative ? .bars : .band, unit: unitName, title: title)
+            var chart = SVGChart(buckets: buckets, style: cumulative ? .bars : .band, unit: unitName, title: title)
+            if view.span == .year, !cumulative {
+                chart.description = "For each month, a band from the lowest to the highest value, and a line through the average of its days' averages."
+            }
             return headline.markup.isEmpty ? chart.render() : "\(headline)\(chart.render())"
         case let type as HKCategoryType where Self.isSleep(type) && view.span == .day:
             let descriptor = HKSampleQueryDescriptor(

@@ -121,14 +121,18 @@ struct WorkoutPages {
         style.timeZone = calendar.timeZone
         let cards: [HTML] = summaries.compactMap { summary -> (Date, HTML)? in
             guard let date = calendar.date(from: summary.dateComponents(for: calendar)) else { return nil }
-            let move = summary.activeEnergyBurned.doubleValue(for: .kilocalorie()), moveGoal = summary.activeEnergyBurnedGoal.doubleValue(for: .kilocalorie())
+            // The move ring counts active energy, or minutes of movement for a person whose move mode says so.
+            let minutes = summary.activityMoveMode == .appleMoveTime
+            let move = minutes ? summary.appleMoveTime.doubleValue(for: .minute()) : summary.activeEnergyBurned.doubleValue(for: .kilocalorie())
+            let moveGoal = minutes ? summary.appleMoveTimeGoal.doubleValue(for: .minute()) : summary.activeEnergyBurnedGoal.doubleValue(for: .kilocalorie())
+            let moveUnit = minutes ? "min" : "kcal"
             let exercise = summary.appleExerciseTime.doubleValue(for: .minute()), exerciseGoal = summary.appleExerciseTimeGoal.doubleValue(for: .minute())
             let stand = summary.appleStandHours.doubleValue(for: .count()), standGoal = summary.appleStandHoursGoal.doubleValue(for: .count())
             func share(_ value: Double, _ goal: Double) -> Double { goal > 0 ? value / goal : 0 }
-            let label = "\(date.formatted(style)): move \(SVGChart.figure(move)) of \(SVGChart.figure(moveGoal)) kcal, exercise \(SVGChart.figure(exercise)) of \(SVGChart.figure(exerciseGoal)) min, stand \(SVGChart.figure(stand)) of \(SVGChart.figure(standGoal)) h"
+            let label = "\(date.formatted(style)): move \(SVGChart.figure(move)) of \(SVGChart.figure(moveGoal)) \(moveUnit), exercise \(SVGChart.figure(exercise)) of \(SVGChart.figure(exerciseGoal)) min, stand \(SVGChart.figure(stand)) of \(SVGChart.figure(standGoal)) h"
             return (date, """
                 <li class="card ring-card">\(SVGShapes.rings(move: share(move, moveGoal), exercise: share(exercise, exerciseGoal), stand: share(stand, standGoal), label: label))\
-                <div><strong>\(date.formatted(style))</strong><br><span class="move-text">\(SVGChart.figure(move))/\(SVGChart.figure(moveGoal)) kcal</span><br>\
+                <div><strong>\(date.formatted(style))</strong><br><span class="move-text">\(SVGChart.figure(move))/\(SVGChart.figure(moveGoal)) \(moveUnit)</span><br>\
                 <span class="exercise-text">\(SVGChart.figure(exercise))/\(SVGChart.figure(exerciseGoal)) min</span><br>\
                 <span class="stand-text">\(SVGChart.figure(stand))/\(SVGChart.figure(standGoal)) h</span></div></li>
                 """)
