@@ -175,12 +175,11 @@ struct WebAppSignInTests {
     // MARK: - Sessions
 
     @Test func aSessionEndsAfterItsIdleTimeout() async throws {
-        // Five seconds (not one): with every suite running at once on two cores, the sign-in and the first page were
-        // seen more than two seconds apart.
-        try await WebAppHarness.with(sessionIdleTimeout: .seconds(5)) { web in
-            let summary = try await web.browser.get("/")
-            #expect(summary.status == 200 && summary.heading == "Summary")
-            try await Task.sleep(for: .milliseconds(6_000))
+        // That a session lives until then is what every other signed-in test shows; this one shows its end. (Checking
+        // a page right after signing in too was flaky: on CI, with every suite at once on two cores, the sign-in and the
+        // next page were seen more than five seconds apart.)
+        try await WebAppHarness.with(sessionIdleTimeout: .seconds(2)) { web in
+            try await Task.sleep(for: .milliseconds(2_500))
             let expired = try await web.browser.get("/sources")
             #expect(expired.status == 303 && expired.location == Self.signInAddress(for: "/sources"), "\(expired.status)")
             // And a form of the expired session changes nothing: it is a signed-out post, sent to sign in.
