@@ -382,10 +382,19 @@ package struct SampleStore: Sendable {
     }
 
     /// How many samples `samples(ofType:matching:visibleTo:)` would give without a limit, counted in SQL.
-    package func sampleCount(ofType type: HKSampleType, matching filter: SampleFilter? = nil, visibleTo app: String) throws -> Int {
+    /// How many samples of `type` match, counting at most `limit` (a year of heart rate is millions: counting them
+    /// all takes half a second, and a page needs to know only whether there are more than it shows).
+    package func sampleCount(ofType type: HKSampleType, matching filter: SampleFilter? = nil, visibleTo app: String,
+                             limit: Int? = nil) throws -> Int {
         let condition = try SampleFilter.condition(try self.filter(filter, visibleTo: app), type: type.identifier)
         return try read { db in
             let visibility = try SampleStore.readVisibility(app: app, type: type.identifier, in: db)
+            if let limit {
+                return try Int.fetchOne(db, SQLRequest<Int>(literal: """
+                    SELECT count(*) FROM (SELECT 1 FROM sample WHERE typeCode = \(SampleTypeCode.code(type.identifier))
+                        AND \(visibility.condition()) AND \(condition) LIMIT \(limit))
+                    """)) ?? 0
+            }
             return try Int.fetchOne(db, SQLRequest<Int>(literal: """
                 SELECT count(*) FROM sample WHERE typeCode = \(SampleTypeCode.code(type.identifier)) AND \(visibility.condition()) AND \(condition)
                 """)) ?? 0

@@ -24,4 +24,10 @@ extension HealthPerson {
     public func sampleCount(of type: HKSampleType, predicate: NSPredicate? = nil) throws -> Int {
         try sampleStore.sampleCount(ofType: type, matching: SampleFilter(optional: predicate), visibleTo: AuthorizationService.personReader)
     }
+
+    /// How many samples of `type` match, counting at most `limit`: a page needs to know whether there are more than it
+    /// shows, not how many millions.
+    package func sampleCount(of type: HKSampleType, predicate: NSPredicate? = nil, upTo limit: Int) throws -> Int {
+        try sampleStore.sampleCount(ofType: type, matching: SampleFilter(optional: predicate), visibleTo: AuthorizationService.personReader, limit: limit)
+    }
 }

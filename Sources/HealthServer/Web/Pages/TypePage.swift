@@ -251,7 +251,8 @@ struct TypePage {
     /// The samples of the interval, newest first, one page of them.
     private func samples(_ view: View, interval: DateInterval, calendar: Calendar) async throws -> HTML {
         let predicate = HKQuery.predicateForSamples(withStart: interval.start, end: interval.end)
-        let total = try app.person.sampleCount(of: view.type, predicate: predicate)
+        // Counted up to the deepest page: beyond it a shorter time is needed anyway.
+        let total = try app.person.sampleCount(of: view.type, predicate: predicate, upTo: Self.maximumPage * Self.pageSize + 1)
         guard total > 0 else { return "<h2>Samples</h2><p class=\"muted\">No samples in this time.</p>" }
         let descriptor = HKSampleQueryDescriptor(predicates: [.sample(type: view.type, predicate: predicate)],
                                                  sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)],
@@ -283,7 +284,8 @@ struct TypePage {
         let older: HTML = view.page < pages ? "<a href=\"\(base)&page=\(view.page + 1)\">Older →</a>" : "<span></span>"
         return """
             <h2>Samples</h2>
-            <p class="muted">\(total.formatted()) in this time; page \(view.page) of \(pages).</p>
+            <p class="muted">\(total > Self.maximumPage * Self.pageSize ? "More than \((Self.maximumPage * Self.pageSize).formatted())" : total.formatted()) in this time; \
+            page \(view.page) of \(pages)\(total > Self.maximumPage * Self.pageSize ? " (a shorter time shows the older ones)" : "").</p>
             <div class="table-wrap"><table><thead><tr><th scope="col">When</th><th scope="col">Value</th><th scope="col">Source</th>\
             <th scope="col"><span class="hide-narrow">Delete</span></th></tr></thead><tbody>\(rows)</tbody></table></div>
             <div class="pager">\(newer)\(older)</div>
