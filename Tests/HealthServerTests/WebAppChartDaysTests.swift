@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import HealthStore
 import OpenHealthKit
 import Testing
@@ -49,6 +50,32 @@ struct WebAppChartDaysTests {
             let again = try await web.browser.get("/types/\(Self.heartRate.identifier)?span=year&date=2025-04-30")
             let widened = again.chartMarks("band")
             #expect(widened.count == 2 && widened[0].hasPrefix("March 2025: 50–90 count/min") && widened[1].hasPrefix("April 2025: 120–120"), "\(widened)")
+        }
+    }
+}
+
+extension WebAppChartDaysTests {
+    /// After an import through the web app, the last year's days of each quantity type it brought are kept in the
+    /// background, before anyone opens a chart.
+    @Test func anImportKeepsTheChartDaysOfWhatItBrought() async throws {
+        try await WebAppHarness.with { web in
+            #expect(try Self.keptDays(web, Self.steps) == 0)
+            let page = try await web.browser.get("/import")
+            let token = try #require(page.csrf)
+            let accepted = try await WebAppMoreHTTP.send(web.browser, .POST, "/import",
+                                                         headers: [("content-type", "application/zip"), ("x-csrf-token", token)],
+                                                         body: .bytes(ByteBuffer(bytes: try Data(contentsOf: WebAppMoreFixtures.sampleExport))))
+            #expect(accepted.status == 202, "\(accepted.status) \(accepted.text)")
+            var kept = (steps: 0, heartRate: 0)
+            for _ in 0..<600 {   // up to a minute on a loaded machine
+                kept = (try Self.keptDays(web, Self.steps), try Self.keptDays(web, Self.heartRate))
+                if kept.steps >= 365 && kept.heartRate >= 365 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(kept.steps >= 365 && kept.heartRate >= 365, "\(kept)")
+            // And the year's chart reads them.
+            let year = try await web.browser.get("/types/\(Self.steps.identifier)?span=year")
+            #expect(!year.chartMarks("bar").isEmpty)
         }
     }
 }

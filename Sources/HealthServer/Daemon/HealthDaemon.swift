@@ -151,6 +151,7 @@ public struct HealthDaemon: Sendable {
                             await onListening(.unixSocket(path: configuration.socketPath))
                         }, logger: logger),
         ]
+        var warmUp: Task<Void, Never>?
         if let port = configuration.tcpPort {
             let server: HTTPServerBuilder = try configuration.tls.map { try .tls(.http1(), tlsConfiguration: Self.tlsConfiguration($0)) } ?? .http1()
             let secure = configuration.tls != nil
@@ -158,19 +159,28 @@ public struct HealthDaemon: Sendable {
             if !personal {
                 logger.notice("plain HTTP on \(configuration.tcpHost) would carry the person's passphrase in clear: the web Health app and the person's routes are served on loopback or over HTTPS only")
             }
+            let web = personal ? webApp(secure: secure) : nil
             let dispatch = PathDispatch(api: router.buildResponder(), person: personal ? personRouter.buildResponder() : nil,
-                                        web: personal ? webApp(secure: secure).router().buildResponder() : nil)
+                                        web: web?.router().buildResponder())
+            if let web {
+                // The charts' days of what the store holds, computed in the background once (kept, they are only read).
+                warmUp = Task.detached(priority: .background) { await web.warmUpCharts() }
+            }
             services.append(Application(
                 responder: dispatch, server: server, configuration: .init(address: .hostname(configuration.tcpHost, port: port), serverName: "healthd"),
                 onServerRunning: { [configuration] channel in
                     await onListening(.tcp(host: configuration.tcpHost, port: channel.localAddress?.port ?? port, secure: secure))
                 }, logger: logger))
         }
+        defer { warmUp?.cancel() }
         // Last, so the first to hear a shutdown: parked sheets close before the listeners wait for them.
         services.append(DaemonStopping.Notice(directory: directory))
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
         defer { DaemonStopping.end(directory) }
         try await group.run()
+        // The store closes only once the background computation of chart days has stopped (it stops between types).
+        warmUp?.cancel()
+        await warmUp?.value
         withExtendedLifetime((lock, database)) {}
     }
 

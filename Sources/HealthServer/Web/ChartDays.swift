@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import HealthStore
+import Logging
 import OpenHealthKit
 
 /// The days of a chart from the store's kept daily statistics (``DailyStatistics``): the days kept are read, the
@@ -78,5 +79,24 @@ struct ChartDays {
             }
         }
         return result
+    }
+}
+
+extension ChartDays {
+    /// Computes and keeps the days of the last year of every quantity type with data (ending at its last sample), so
+    /// nobody meets a cold year's chart: run in the background when the daemon starts and after an import. Days kept
+    /// already are only read; a store that cannot be read now (locked) is left for later.
+    func warmUp(logger: Logger?) async {
+        do {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = try person.timeZone()
+            for span in try person.typeSpans() {
+                guard let type = span.type as? HKQuantityType, !Task.isCancelled else { continue }
+                let interval = TypePage.interval(.year, endingOn: span.last.addingTimeInterval(-0.001), calendar: calendar)
+                _ = try await days(of: type, in: interval, calendar: calendar)
+            }
+        } catch {
+            logger?.debug("the charts' days were not all kept ahead", metadata: ["error": "\(error)"])
+        }
     }
 }

@@ -54,6 +54,11 @@ struct HealthWebApp: Sendable {
         return router
     }
 
+    /// Keeps the last year's chart days of every quantity type ahead (after an import, when the daemon starts).
+    @Sendable func warmUpCharts() async {
+        await ChartDays(person: person, database: locking.database).warmUp(logger: logger)
+    }
+
     /// The person's time zone: what days, weeks and months begin by.
     func calendar() throws -> Calendar {
         var calendar = Calendar(identifier: .gregorian)

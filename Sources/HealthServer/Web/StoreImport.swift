@@ -56,8 +56,9 @@ final class StoreImport: Sendable {
         state.withLock { $0 = .failed(name: name, message: message) }
     }
 
-    /// Imports `file` in the background (removing it after when `temporary`), reporting progress.
-    func run(_ file: URL, name: String, person: HealthPerson, temporary: Bool) {
+    /// Imports `file` in the background (removing it after when `temporary`), reporting progress; then keeps the new
+    /// data's chart days (`afterwards`).
+    func run(_ file: URL, name: String, person: HealthPerson, temporary: Bool, afterwards: (@Sendable () async -> Void)? = nil) {
         state.withLock { $0 = .importing(name: name, bytes: 0, total: 0, samples: 0) }
         let logger = logger
         Task.detached { [self] in
@@ -73,6 +74,7 @@ final class StoreImport: Sendable {
                                       seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
                 self.state.withLock { $0 = .finished(summary) }
                 logger.info("export imported", metadata: ["added": "\(summary.added)", "name": "\(name)"])
+                await afterwards?()
             } catch let error as HKError {
                 self.state.withLock { $0 = .failed(name: name, message: error.message) }
             } catch {

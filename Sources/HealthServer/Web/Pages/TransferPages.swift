@@ -25,7 +25,7 @@ struct TransferPages {
         router.post("import/sample") { _, _ in
             guard let sample = app.sampleExport else { throw WebRefusal(.notFound, "This daemon has no bundled sample export.") }
             if let running = app.imports.begin() { return busy(running) }
-            app.imports.run(sample, name: "the sample export", person: app.person, temporary: false)
+            app.imports.run(sample, name: "the sample export", person: app.person, temporary: false, afterwards: app.warmUpCharts)
             return WebPage.redirect(to: "/import")
         }
         router.get("import/events") { _, _ in
@@ -108,7 +108,7 @@ struct TransferPages {
             guard (try? export.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0 > 0 else {
                 throw WebRefusal(.badRequest, "The upload was empty: choose the export.zip file.")
             }
-            app.imports.run(export, name: name, person: app.person, temporary: true)
+            app.imports.run(export, name: name, person: app.person, temporary: true, afterwards: app.warmUpCharts)
             Task.detached { [folder] in
                 // The folder goes once the import is done with the file.
                 while app.imports.phase.isRunning { try? await Task.sleep(for: .seconds(1)) }
