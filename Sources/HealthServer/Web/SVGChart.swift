@@ -29,7 +29,8 @@ struct SVGChart: Sendable {
     var description: String?
 
     static let width = 640.0, height = 240.0
-    private static let left = 48.0, right = 8.0, top = 12.0, bottom = 28.0
+    // Room on the left for the figures at phone width, where they are drawn larger (the stylesheet).
+    private static let left = 72.0, right = 8.0, top = 12.0, bottom = 28.0
 
     func render() -> HTML {
         let plotWidth = Self.width - Self.left - Self.right, plotHeight = Self.height - Self.top - Self.bottom

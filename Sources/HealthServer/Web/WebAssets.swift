@@ -175,11 +175,12 @@ enum WebAssets {
         svg.chart .sleep.inbed { fill: #c7c7cc; }
         @media (max-width: 40rem) {
           header { padding: .5rem .6rem; position: relative; }
-          nav { order: 3; flex-basis: 100%; }
-          nav ul { flex-wrap: nowrap; overflow-x: auto; gap: .9rem; padding-bottom: .2rem; }
+          nav { order: 3; flex-basis: 100%; min-width: 0; }
+          nav ul { flex-wrap: nowrap; overflow-x: auto; gap: .9rem; padding-bottom: .2rem; min-width: 0; }
           nav li { flex: none; }
           form.signout { position: absolute; top: .5rem; right: .6rem; }
-          svg.chart .axis { font-size: 20px; }
+          svg.chart .axis { font-size: 18px; }
+          svg.sleep-timeline .axis { font-size: 13px; }
           main { padding: .6rem; }
           h1 { font-size: 1.5rem; }
           th, td { padding: .3rem; }
