@@ -86,10 +86,9 @@ extension ChartDays {
     /// Computes and keeps the days of the last year of every quantity type with data (ending at its last sample), so
     /// nobody meets a cold year's chart: run in the background when the daemon starts and after an import. Days kept
     /// already are only read; a store that cannot be read now (locked) is left for later.
-    func warmUp(logger: Logger?) async {
+    func warmUp(calendar: () throws -> Calendar, logger: Logger?) async {
         do {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = try person.timeZone()
+            let calendar = try calendar()
             for span in try person.typeSpans() {
                 guard let type = span.type as? HKQuantityType, !Task.isCancelled else { continue }
                 let interval = TypePage.interval(.year, endingOn: span.last.addingTimeInterval(-0.001), calendar: calendar)

@@ -50,13 +50,13 @@ struct HealthWebApp: Sendable {
         TransferPages(app: self).add(to: router)
         RequestPages(app: self).add(to: router)
         SourcesPages(app: self).add(to: router)
-        ActivityPages(app: self).add(to: router)
+        LogPages(app: self).add(to: router)
         return router
     }
 
     /// Keeps the last year's chart days of every quantity type ahead (after an import, when the daemon starts).
     @Sendable func warmUpCharts() async {
-        await ChartDays(person: person, database: locking.database).warmUp(logger: logger)
+        await ChartDays(person: person, database: locking.database).warmUp(calendar: calendar, logger: logger)
     }
 
     /// The person's time zone: what days, weeks and months begin by.

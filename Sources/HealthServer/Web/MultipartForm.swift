@@ -34,11 +34,12 @@ struct MultipartForm: Sendable {
         return try parse(Data(buffer: body), boundary: boundary)
     }
 
-    /// The upload's CSRF token, from `X-CSRF-Token` or the address's `csrf`, against the session's.
-    static func checkToken(_ request: Request) throws {
+    /// The upload's CSRF token, from `X-CSRF-Token` or the address's `csrf`, against the session's; refused with
+    /// `refusal`.
+    static func checkToken(_ request: Request, refusal: String = "This upload had expired or was not sent from this site's page, so nothing was added. Reload the page and try again.") throws {
         let token = request.headers[HTTPField.Name("X-CSRF-Token")!] ?? request.uri.queryParameters.get("csrf").map { String($0) }
         guard let session = PersonSession.current, let token, PersonSessions.same(token, session.csrfToken) else {
-            throw WebRefusal(.forbidden, "This upload had expired or was not sent from this site's page, so nothing was added. Reload the page and try again.")
+            throw WebRefusal(.forbidden, refusal)
         }
     }
 

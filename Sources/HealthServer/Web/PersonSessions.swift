@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HealthStore
 import Synchronization
 
 /// The person's signed-in sessions in the web Health app, in the daemon's memory only: a restart signs everyone out,
@@ -66,8 +67,6 @@ final class PersonSessions: Sendable {
         _ = sessions.withLock { $0.removeValue(forKey: session.key) }
     }
 
-    var count: Int { sessions.withLock { $0.count } }
-
     private func isOver(_ session: Session, at now: ContinuousClock.Instant) -> Bool {
         now - session.lastSeen > idleTimeout || now - session.started > lifetime
     }
@@ -84,9 +83,5 @@ final class PersonSessions: Sendable {
     }
 
     /// Whether two tokens are equal, comparing every byte whatever the first difference.
-    static func same(_ a: String, _ b: String) -> Bool {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-    }
+    static func same(_ a: String, _ b: String) -> Bool { ConstantTime.equal(a.utf8, b.utf8) }
 }

@@ -56,14 +56,14 @@ final class StoreImport: Sendable {
         state.withLock { $0 = .failed(name: name, message: message) }
     }
 
-    /// Imports `file` in the background (removing it after when `temporary`), reporting progress; then keeps the new
-    /// data's chart days (`afterwards`).
-    func run(_ file: URL, name: String, person: HealthPerson, temporary: Bool, afterwards: (@Sendable () async -> Void)? = nil) {
+    /// Imports `file` in the background, reporting progress, and removes `removing` (the upload's folder) when done with
+    /// it; then keeps the new data's chart days (`afterwards`).
+    func run(_ file: URL, name: String, person: HealthPerson, removing: URL? = nil, afterwards: (@Sendable () async -> Void)? = nil) {
         state.withLock { $0 = .importing(name: name, bytes: 0, total: 0, samples: 0) }
         let logger = logger
         Task.detached { [self] in
             let started = ContinuousClock.now
-            defer { if temporary { try? FileManager.default.removeItem(at: file) } }
+            defer { if let removing { try? FileManager.default.removeItem(at: removing) } }
             do {
                 let result = try person.importExport(at: file) { bytes, total, samples in
                     self.state.withLock { $0 = .importing(name: name, bytes: bytes, total: total, samples: samples) }

@@ -25,8 +25,6 @@ struct WebGuard<Context: RequestContext>: RouterMiddleware {
     static func isOpen(_ path: String) -> Bool {
         path == "/signin" || path == "/setup" || path.hasPrefix("/static/")
     }
-
-    static var securityHeaders: HTTPFields { WebHeaders.security }
 }
 
 /// The headers every page of the web app carries.
@@ -54,7 +52,7 @@ extension WebGuard {
         let elapsed = (ContinuousClock.now - started).components
         let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
         response.headers[HTTPField.Name("Server-Timing")!] = "page;dur=\(String(format: "%.2f", milliseconds))"
-        for field in Self.securityHeaders where response.headers[field.name] == nil { response.headers.append(field) }
+        for field in WebHeaders.security where response.headers[field.name] == nil { response.headers.append(field) }
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
         return response
     }

@@ -1,5 +1,4 @@
 import Crypto
-import CryptoExtras
 package import Foundation
 import HealthModel
 
@@ -61,9 +60,8 @@ package enum PersonPassphrase {
               let salt = Data(base64Encoded: file.salt), let hash = Data(base64Encoded: file.hash) else {
             throw HKError(.errorDatabaseInaccessible, "\(url.path) is damaged: it does not hold an OpenHealthKit passphrase check")
         }
-        let derived = try derive(passphrase, salt: salt, scrypt: file.scrypt)
-        // Every byte compared, whatever the first difference: the time says nothing of how close a guess was.
-        guard derived.count == hash.count, zip(derived, hash).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else {
+        let derived = try file.scrypt.derive(passphrase, salt: salt, for: "the passphrase check").withUnsafeBytes { Data($0) }
+        guard ConstantTime.equal(derived, hash) else {
             throw HKError(.errorAuthorizationDenied, "wrong passphrase")
         }
     }
@@ -76,28 +74,9 @@ package enum PersonPassphrase {
     private static func write(_ passphrase: String, in directory: URL, scrypt: StoreKeyFileParameters) throws {
         try StoreKeyFile.checkPassphrase(passphrase)
         let salt = Data(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) })
-        let hash = try derive(passphrase, salt: salt, scrypt: scrypt.parameters)
+        let hash = try scrypt.parameters.derive(passphrase, salt: salt, for: "the passphrase check").withUnsafeBytes { Data($0) }
         let file = File(scrypt: scrypt.parameters, salt: salt.base64EncodedString(), hash: hash.base64EncodedString())
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let url = directory.appendingPathComponent(fileName)
-        let temporary = directory.appendingPathComponent(".\(fileName).\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: try encoder.encode(file), attributes: [.posixPermissions: 0o600]),
-              rename(temporary.path, url.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
-            throw HKError(.errorDatabaseInaccessible, "cannot write the passphrase check in \(directory.path)")
-        }
-        StoreEncryption.syncFolder(directory)
-    }
-
-    private static func derive(_ passphrase: String, salt: Data, scrypt: StoreKeyFile.ScryptParameters) throws -> Data {
-        do {
-            let key = try KDF.Scrypt.deriveKey(from: Data(passphrase.precomposedStringWithCanonicalMapping.utf8), salt: salt,
-                                               outputByteCount: 32, rounds: scrypt.n, blockSize: scrypt.r, parallelism: scrypt.p)
-            return key.withUnsafeBytes { Data($0) }
-        } catch {
-            throw HKError(.errorDatabaseInaccessible, "the passphrase check has scrypt parameters this machine cannot use (n \(scrypt.n), r \(scrypt.r), p \(scrypt.p))")
-        }
+        try StoreEncryption.writeAtomically(StoreKeyFile.json(file), named: fileName, in: directory, what: "the passphrase check")
     }
 }

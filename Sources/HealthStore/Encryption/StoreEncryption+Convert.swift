@@ -202,6 +202,23 @@ extension StoreEncryption {
         close(descriptor)
     }
 
+    /// Writes `data` as `name` in `directory`, private to the user (0600), all at once: flushed under a temporary name,
+    /// then renamed, then the folder flushed, so a crash leaves the old file or the new one. `what` names it in errors.
+    static func writeAtomically(_ data: Data, named name: String, in directory: URL, what: String) throws {
+        let url = directory.appendingPathComponent(name)
+        let temporary = directory.appendingPathComponent(".\(name).\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw HKError(.errorDatabaseInaccessible, "cannot write \(what) in \(directory.path)")
+        }
+        let descriptor = open(temporary.path, O_RDONLY)
+        if descriptor >= 0 { fsync(descriptor); close(descriptor) }
+        guard rename(temporary.path, url.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw HKError(.errorDatabaseInaccessible, "cannot write \(what) in \(directory.path)")
+        }
+        syncFolder(directory)
+    }
+
     static func syncFolder(_ directory: URL) {
         let descriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
         if descriptor >= 0 { fsync(descriptor); close(descriptor) }

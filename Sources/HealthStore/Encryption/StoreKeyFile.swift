@@ -126,21 +126,27 @@ struct StoreKeyFile: Codable, Sendable, Equatable {
 
     /// Writes the key file into `directory`, private to the user, all at once: a crash leaves the old file or the new one.
     func save(to directory: URL, as name: String = Self.fileName) throws {
+        try StoreEncryption.writeAtomically(Self.json(self), named: name, in: directory, what: "the store's key file")
+    }
+
+    /// The JSON the store's small files are written in (pretty, keys sorted).
+    static func json(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let url = directory.appendingPathComponent(name)
-        let temporary = directory.appendingPathComponent(".\(name).\(UUID().uuidString)")
-        let data = try encoder.encode(self)
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw HKError(.errorDatabaseInaccessible, "cannot write the store's key file in \(directory.path)")
+        return try encoder.encode(value)
+    }
+}
+
+extension StoreKeyFile.ScryptParameters {
+    /// scrypt of `passphrase` (Unicode-normalized, so the same words typed on any keyboard give the same key) with
+    /// `salt`: 32 bytes. Parameters this machine cannot use are an error naming them, and `what` they belong to.
+    func derive(_ passphrase: String, salt: Data, for what: String) throws -> SymmetricKey {
+        do {
+            return try KDF.Scrypt.deriveKey(from: Data(passphrase.precomposedStringWithCanonicalMapping.utf8), salt: salt, outputByteCount: 32,
+                                            rounds: n, blockSize: r, parallelism: p)
+        } catch {
+            throw HKError(.errorDatabaseInaccessible, "\(what) has scrypt parameters this machine cannot use (n \(n), r \(r), p \(p))")
         }
-        let descriptor = open(temporary.path, O_RDONLY)
-        if descriptor >= 0 { fsync(descriptor); close(descriptor) }
-        guard rename(temporary.path, url.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
-            throw HKError(.errorDatabaseInaccessible, "cannot write the store's key file in \(directory.path)")
-        }
-        StoreEncryption.syncFolder(directory)
     }
 }
 
@@ -179,12 +185,7 @@ extension StoreKeyFile.Wrap {
         guard let scrypt, let salt = Data(base64Encoded: salt) else {
             throw HKError(.errorDatabaseInaccessible, "the store's key file is damaged (its scrypt parameters are missing)")
         }
-        do {
-            return try KDF.Scrypt.deriveKey(from: Data(passphrase.precomposedStringWithCanonicalMapping.utf8), salt: salt, outputByteCount: 32,
-                                            rounds: scrypt.n, blockSize: scrypt.r, parallelism: scrypt.p)
-        } catch {
-            throw HKError(.errorDatabaseInaccessible, "the store's key file has scrypt parameters this machine cannot use (n \(scrypt.n), r \(scrypt.r), p \(scrypt.p))")
-        }
+        return try scrypt.derive(passphrase, salt: salt, for: "the store's key file")
     }
 
     func keyFileKey(_ contents: Data) throws -> SymmetricKey {

@@ -54,8 +54,8 @@ package struct StoreSummary: Sendable {
                                    last: Date(timeIntervalSinceReferenceDate: row["last"]), sources: names)
             }.sorted { $0.type < $1.type }
             let sources = bySource.values.sorted { ($0.count, $1.name) > ($1.count, $0.name) }
-            return (types, sources, try Int.fetchOne(db, sql: "SELECT count(*) FROM activitySummary") ?? 0,
-                    try Int.fetchOne(db, sql: "SELECT count(*) FROM clinicalRecord") ?? 0)
+            let others = try Self.otherCounts(db)
+            return (types, sources, others.activitySummaries, others.clinicalRecords)
         }
     }
 }
@@ -87,9 +87,11 @@ extension StoreSummary {
 
     /// Daily activity summaries and health records stored.
     package static func otherCounts(in database: HealthDatabase) throws -> (activitySummaries: Int, clinicalRecords: Int) {
-        try database.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM activitySummary") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM clinicalRecord") ?? 0)
-        }
+        try database.read(otherCounts)
+    }
+
+    private static func otherCounts(_ db: Database) throws -> (activitySummaries: Int, clinicalRecords: Int) {
+        (try Int.fetchOne(db, sql: "SELECT count(*) FROM activitySummary") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM clinicalRecord") ?? 0)
     }
 }
 

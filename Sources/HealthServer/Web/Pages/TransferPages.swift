@@ -1,6 +1,5 @@
 import Foundation
 import HealthModel
-import HTTPTypes
 import Hummingbird
 import NIOCore
 import OpenHealthKit
@@ -25,7 +24,7 @@ struct TransferPages {
         router.post("import/sample") { _, _ in
             guard let sample = app.sampleExport else { throw WebRefusal(.notFound, "This daemon has no bundled sample export.") }
             if let running = app.imports.begin() { return busy(running) }
-            app.imports.run(sample, name: "the sample export", person: app.person, temporary: false, afterwards: app.warmUpCharts)
+            app.imports.run(sample, name: "the sample export", person: app.person, afterwards: app.warmUpCharts)
             return WebPage.redirect(to: "/import")
         }
         router.get("import/events") { _, _ in
@@ -62,10 +61,7 @@ struct TransferPages {
         let contentType = request.headers[.contentType] ?? ""
         let isForm = contentType.lowercased().hasPrefix("multipart/form-data")
         // The token: the script's header, or the form's address (a file form cannot carry it before its file).
-        let token = request.headers[HTTPField.Name("X-CSRF-Token")!] ?? request.uri.queryParameters.get("csrf").map { String($0) }
-        guard let session = PersonSession.current, let token, PersonSessions.same(token, session.csrfToken) else {
-            throw WebRefusal(.forbidden, "This upload had expired or was not sent from the import page, so nothing was imported. Reload the page and try again.")
-        }
+        try MultipartForm.checkToken(request, refusal: "This upload had expired or was not sent from the import page, so nothing was imported. Reload the page and try again.")
         guard isForm || contentType.lowercased().hasPrefix("application/zip") || contentType.lowercased().hasPrefix("application/octet-stream") else {
             throw WebRefusal(.unsupportedMediaType, "Upload the export.zip that the Health app exported.")
         }
@@ -108,12 +104,8 @@ struct TransferPages {
             guard (try? export.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0 > 0 else {
                 throw WebRefusal(.badRequest, "The upload was empty: choose the export.zip file.")
             }
-            app.imports.run(export, name: name, person: app.person, temporary: true, afterwards: app.warmUpCharts)
-            Task.detached { [folder] in
-                // The folder goes once the import is done with the file.
-                while app.imports.phase.isRunning { try? await Task.sleep(for: .seconds(1)) }
-                try? FileManager.default.removeItem(at: folder)
-            }
+            // The folder goes once the import is done with the file.
+            app.imports.run(export, name: name, person: app.person, removing: folder, afterwards: app.warmUpCharts)
         } catch let refusal as WebRefusal {
             app.imports.failed(refusal.message)
             try? FileManager.default.removeItem(at: folder)
@@ -200,9 +192,8 @@ struct TransferPages {
 /// upload into memory (only its first and last few kilobytes are searched).
 enum MultipartFile {
     static func extract(from upload: URL, contentType: String, into destination: URL) throws -> (url: URL, fileName: String?) {
-        guard let boundaryRange = contentType.range(of: "boundary=") else { throw WebRefusal(.badRequest, "The form's upload has no boundary.") }
-        let boundary = contentType[boundaryRange.upperBound...].split(separator: ";").first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) } ?? ""
-        guard !boundary.isEmpty, let handle = FileHandle(forReadingAtPath: upload.path) else {
+        guard let boundary = MultipartForm.boundary(contentType) else { throw WebRefusal(.badRequest, "The form's upload has no boundary.") }
+        guard let handle = FileHandle(forReadingAtPath: upload.path) else {
             throw WebRefusal(.badRequest, "The form's upload could not be read.")
         }
         defer { try? handle.close() }

@@ -7,7 +7,7 @@ import OpenHealthKit
 /// What apps did, for the person to check:
 /// - `GET /access-log` — what each app read and wrote through the daemon, newest first, filtered by app, type and day;
 /// - `GET /deliveries` — background deliveries to apps' callback URLs, and their failures.
-struct ActivityPages {
+struct LogPages {
     let app: HealthWebApp
     static let limit = 500
 
