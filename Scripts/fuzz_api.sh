@@ -28,5 +28,19 @@ token="${2:?usage: Scripts/fuzz_api.sh URL TOKEN}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-"$venv/bin/schemathesis" --no-color run "$url/openapi.json" -H "Authorization: Bearer $token" --max-examples 30 --request-timeout 10 --seed 1 \
+# The document is fetched first, with a timeout of its own: in CI every suite starts at once on two cores, and the
+# first answer can take longer than the 10 s each fuzzed request is allowed.
+"$venv/bin/python" - "$url/openapi.json" openapi.json <<'PY'
+import sys, time, urllib.request
+for attempt in range(5):
+    try:
+        with urllib.request.urlopen(sys.argv[1], timeout=60) as answer:
+            open(sys.argv[2], "wb").write(answer.read())
+        break
+    except OSError as error:
+        if attempt == 4:
+            sys.exit(f"fuzz_api.sh: cannot load {sys.argv[1]}: {error}")
+        time.sleep(2)
+PY
+"$venv/bin/schemathesis" --no-color run openapi.json --url "$url" -H "Authorization: Bearer $token" --max-examples 30 --request-timeout 10 --seed 1 \
     --exclude-checks positive_data_acceptance,ensure_resource_availability
