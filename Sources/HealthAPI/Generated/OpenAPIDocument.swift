@@ -2169,6 +2169,91 @@ package enum OpenAPIDocument {
         "description": "The series must be one the app may see (its own, or any when the person lets it read heartbeat series)."
       }
     },
+    "/v1/queries/signature-verification": {
+      "post": {
+        "operationId": "verifySampleSignature",
+        "tags": [
+          "queries"
+        ],
+        "summary": "OpenHealthKit's extension: what a sample's HKMetadataKeyDigitalSignature says, checked against the certificates the person trusts.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/SignatureReference"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The verification: never a refusal of the sample, only a mark.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SignatureVerification"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "No such sample is available to this app: one it may not read and one that does not exist look alike.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "description": "The sample must be one the app may see (its own, or any of a type the person lets it read); the stored sample is checked, not a copy the app holds. The person's list of trusted certificates is never given out: the app learns only what they say about samples it can read."
+      }
+    },
     "/v1/queries/route-locations": {
       "post": {
         "operationId": "queryRouteLocations",
@@ -4441,6 +4526,57 @@ package enum OpenAPIDocument {
             "type": "string",
             "maxLength": 64,
             "description": "The sample's UUID."
+          }
+        }
+      },
+      "SignatureReference": {
+        "type": "object",
+        "required": [
+          "uuid",
+          "type"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "uuid": {
+            "type": "string",
+            "maxLength": 64,
+            "description": "The sample's UUID."
+          },
+          "type": {
+            "type": "string",
+            "maxLength": 128,
+            "description": "The sample's type identifier (HKQuantityTypeIdentifierBloodGlucose, …)."
+          }
+        }
+      },
+      "SignatureVerification": {
+        "type": "object",
+        "required": [
+          "status",
+          "reason"
+        ],
+        "additionalProperties": false,
+        "description": "What the sample's signature says (SampleSignatureVerification).",
+        "properties": {
+          "status": {
+            "type": "string",
+            "enum": [
+              "unsigned",
+              "verified",
+              "valuesDiffer",
+              "contentNotUnderstood",
+              "untrustedSigner",
+              "invalid"
+            ],
+            "description": "unsigned: no signature; verified: signed by a certificate chaining to one the person trusts, over exactly these values; valuesDiffer: a trusted signer, other values; contentNotUnderstood: a trusted signer, content in another layout; untrustedSigner: a valid signature the person's certificates do not vouch for; invalid: not a signature that verifies."
+          },
+          "signer": {
+            "type": "string",
+            "description": "The signing certificate's subject, when the signature names one that verifies."
+          },
+          "reason": {
+            "type": "string",
+            "description": "Why, in a sentence."
           }
         }
       },

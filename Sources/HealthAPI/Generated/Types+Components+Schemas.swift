@@ -3419,6 +3419,116 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/SignatureReference`.
+        package struct SignatureReference: Codable, Hashable, Sendable {
+            /// The sample's UUID.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureReference/uuid`.
+            package var uuid: Swift.String
+            /// The sample's type identifier (HKQuantityTypeIdentifierBloodGlucose, …).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureReference/type`.
+            package var _type: Swift.String
+            /// Creates a new `SignatureReference`.
+            ///
+            /// - Parameters:
+            ///   - uuid: The sample's UUID.
+            ///   - _type: The sample's type identifier (HKQuantityTypeIdentifierBloodGlucose, …).
+            package init(
+                uuid: Swift.String,
+                _type: Swift.String
+            ) {
+                self.uuid = uuid
+                self._type = _type
+            }
+            package enum CodingKeys: String, CodingKey {
+                case uuid
+                case _type = "type"
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.uuid = try container.decode(
+                    Swift.String.self,
+                    forKey: .uuid
+                )
+                self._type = try container.decode(
+                    Swift.String.self,
+                    forKey: ._type
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "uuid",
+                    "type"
+                ])
+            }
+        }
+        /// What the sample's signature says (SampleSignatureVerification).
+        ///
+        /// - Remark: Generated from `#/components/schemas/SignatureVerification`.
+        package struct SignatureVerification: Codable, Hashable, Sendable {
+            /// unsigned: no signature; verified: signed by a certificate chaining to one the person trusts, over exactly these values; valuesDiffer: a trusted signer, other values; contentNotUnderstood: a trusted signer, content in another layout; untrustedSigner: a valid signature the person's certificates do not vouch for; invalid: not a signature that verifies.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureVerification/status`.
+            @frozen package enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case unsigned = "unsigned"
+                case verified = "verified"
+                case valuesDiffer = "valuesDiffer"
+                case contentNotUnderstood = "contentNotUnderstood"
+                case untrustedSigner = "untrustedSigner"
+                case invalid = "invalid"
+            }
+            /// unsigned: no signature; verified: signed by a certificate chaining to one the person trusts, over exactly these values; valuesDiffer: a trusted signer, other values; contentNotUnderstood: a trusted signer, content in another layout; untrustedSigner: a valid signature the person's certificates do not vouch for; invalid: not a signature that verifies.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureVerification/status`.
+            package var status: Components.Schemas.SignatureVerification.StatusPayload
+            /// The signing certificate's subject, when the signature names one that verifies.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureVerification/signer`.
+            package var signer: Swift.String?
+            /// Why, in a sentence.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureVerification/reason`.
+            package var reason: Swift.String
+            /// Creates a new `SignatureVerification`.
+            ///
+            /// - Parameters:
+            ///   - status: unsigned: no signature; verified: signed by a certificate chaining to one the person trusts, over exactly these values; valuesDiffer: a trusted signer, other values; contentNotUnderstood: a trusted signer, content in another layout; untrustedSigner: a valid signature the person's certificates do not vouch for; invalid: not a signature that verifies.
+            ///   - signer: The signing certificate's subject, when the signature names one that verifies.
+            ///   - reason: Why, in a sentence.
+            package init(
+                status: Components.Schemas.SignatureVerification.StatusPayload,
+                signer: Swift.String? = nil,
+                reason: Swift.String
+            ) {
+                self.status = status
+                self.signer = signer
+                self.reason = reason
+            }
+            package enum CodingKeys: String, CodingKey {
+                case status
+                case signer
+                case reason
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.status = try container.decode(
+                    Components.Schemas.SignatureVerification.StatusPayload.self,
+                    forKey: .status
+                )
+                self.signer = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .signer
+                )
+                self.reason = try container.decode(
+                    Swift.String.self,
+                    forKey: .reason
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "status",
+                    "signer",
+                    "reason"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Voltages`.
         package struct Voltages: Codable, Hashable, Sendable {
             /// The voltages in order, one every 1/samplingFrequency seconds from the sample's start.

@@ -160,6 +160,13 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/queries/heartbeats`.
     /// - Remark: Generated from `#/paths//v1/queries/heartbeats/post(queryHeartbeats)`.
     func queryHeartbeats(_ input: Operations.QueryHeartbeats.Input) async throws -> Operations.QueryHeartbeats.Output
+    /// OpenHealthKit's extension: what a sample's HKMetadataKeyDigitalSignature says, checked against the certificates the person trusts.
+    ///
+    /// The sample must be one the app may see (its own, or any of a type the person lets it read); the stored sample is checked, not a copy the app holds. The person's list of trusted certificates is never given out: the app learns only what they say about samples it can read.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/signature-verification`.
+    /// - Remark: Generated from `#/paths//v1/queries/signature-verification/post(verifySampleSignature)`.
+    func verifySampleSignature(_ input: Operations.VerifySampleSignature.Input) async throws -> Operations.VerifySampleSignature.Output
     /// HKWorkoutRouteQuery: a workout route's locations.
     ///
     /// The route must be one the app may see (its own, or any when the person lets it read workout routes).
@@ -554,6 +561,21 @@ extension APIProtocol {
         body: Operations.QueryHeartbeats.Input.Body
     ) async throws -> Operations.QueryHeartbeats.Output {
         try await queryHeartbeats(Operations.QueryHeartbeats.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// OpenHealthKit's extension: what a sample's HKMetadataKeyDigitalSignature says, checked against the certificates the person trusts.
+    ///
+    /// The sample must be one the app may see (its own, or any of a type the person lets it read); the stored sample is checked, not a copy the app holds. The person's list of trusted certificates is never given out: the app learns only what they say about samples it can read.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/signature-verification`.
+    /// - Remark: Generated from `#/paths//v1/queries/signature-verification/post(verifySampleSignature)`.
+    package func verifySampleSignature(
+        headers: Operations.VerifySampleSignature.Input.Headers = .init(),
+        body: Operations.VerifySampleSignature.Input.Body
+    ) async throws -> Operations.VerifySampleSignature.Output {
+        try await verifySampleSignature(Operations.VerifySampleSignature.Input(
             headers: headers,
             body: body
         ))

@@ -173,6 +173,12 @@ package struct EmbeddedBackend: HealthBackend {
         return try samples.beats(of: uuid)
     }
 
+    package func signatureVerification(of uuid: UUID, type: HKSampleType) async throws -> SampleSignatureVerification {
+        let sample = try await visibleSample(uuid, of: type, named: "sample")
+        let signers = try TrustedSigners(database: samples.database).all().map { try SignerCertificate(derEncoded: $0.certificate) }
+        return await sample.verifyDigitalSignature(trusting: signers)
+    }
+
     package func routeLocations(of uuid: UUID, in interval: DateInterval?) async throws -> [CLLocation] {
         _ = try await visibleSample(uuid, of: HKSeriesType.workoutRoute(), named: "route")
         return try samples.routeLocations(of: uuid, in: interval)

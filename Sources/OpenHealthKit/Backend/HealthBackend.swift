@@ -65,6 +65,9 @@ package protocol HealthBackend: Sendable {
     func electrocardiogramVoltages(of uuid: UUID) async throws -> (samplingFrequency: Double?, microvolts: [Double])
     /// The beats of heartbeat series `uuid`, in order, when the app may see it; `errorNoData` otherwise.
     func heartbeats(of uuid: UUID) async throws -> [HeartbeatSeriesBeat]
+    /// What the signature of sample `uuid` of `type` says, as stored, against the certificates the person trusts, when
+    /// the app may see the sample; `errorNoData` otherwise, the same whether it is hidden or absent.
+    func signatureVerification(of uuid: UUID, type: HKSampleType) async throws -> SampleSignatureVerification
     /// The locations of workout route `uuid` (those timestamped in `interval`, when given), in order, when the app may
     /// see it; `errorNoData` otherwise.
     func routeLocations(of uuid: UUID, in interval: DateInterval?) async throws -> [CLLocation]

@@ -319,6 +319,16 @@ package struct RemoteBackend: HealthBackend {
         return (answer.samplingFrequency, answer.microvolts)
     }
 
+    package func signatureVerification(of uuid: UUID, type: HKSampleType) async throws -> SampleSignatureVerification {
+        let answer = try await call {
+            try await client.verifySampleSignature(body: .json(.init(uuid: uuid.uuidString, _type: type.identifier))).ok.body.json
+        }
+        guard let status = SampleSignatureVerification.Status(rawValue: answer.status.rawValue) else {
+            throw HKError(.errorInvalidArgument, "the daemon answered with an unknown signature status \(answer.status.rawValue)")
+        }
+        return SampleSignatureVerification(status: status, signer: answer.signer, reason: answer.reason)
+    }
+
     package func heartbeats(of uuid: UUID) async throws -> [HeartbeatSeriesBeat] {
         let answer = try await call { try await client.queryHeartbeats(body: .json(.init(uuid: uuid.uuidString))).ok.body.json }
         return answer.beats.map { HeartbeatSeriesBeat(offset: $0.timeSinceSeriesStart, precededByGap: $0.precededByGap) }
