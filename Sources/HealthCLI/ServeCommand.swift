@@ -39,6 +39,8 @@ struct ServeCommand: AsyncParsableCommand {
     var callbacks = "any"
     @Option(name: .customLong("lock-after"), help: "Lock an encrypted store this many minutes after it was last unlocked (health unlock); 0: only when told (health lock).")
     var lockAfterMinutes: Double = 0
+    @Flag(help: "Start an encrypted store locked, without asking for its passphrase: apps are refused until you unlock it (health unlock, or sign in to the Health app).")
+    var locked = false
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical; the log goes to standard error.")
     var logLevel = "notice"
 
@@ -62,12 +64,13 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "healthd")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
-        try store.unlockIfEncrypted()
+        if !locked { try store.unlockIfEncrypted(otherwise: "start it locked (--locked) and unlock it later") }
         var configuration = HealthDaemon.Configuration(storeDirectory: store.directory, socketPath: socket, tcpPort: noTCP ? nil : port, tcpHost: host,
                                                        maximumBodyBytes: maximumBodyBytes, rateLimit: rateLimit)
         if let tlsCertificate, let tlsKey { configuration.tls = (tlsCertificate, tlsKey) }
         configuration.callbackHosts = CallbackHosts(rawValue: callbacks) ?? .any
         configuration.sampleExport = ImportCommand.bundledSample
+        configuration.startLocked = locked
         if lockAfterMinutes > 0 { configuration.lockAfter = .milliseconds(Int64(lockAfterMinutes * 60_000)) }
         let daemon = HealthDaemon(configuration: configuration, logger: logger)
         let announced = Mutex(false)
@@ -76,7 +79,10 @@ struct ServeCommand: AsyncParsableCommand {
             try await daemon.run { endpoint in
                 // Under the lock, so the store's line comes first whichever listener is ready first.
                 announced.withLock { done in
-                    if !done { Self.say("Serving the store in \(folder)") }
+                    if !done {
+                        Self.say("Serving the store in \(folder)")
+                        if locked { Self.say("The store is locked: unlock it with health unlock, or by signing in to the Health app.") }
+                    }
                     done = true
                     Self.say("Listening on \(endpoint)")
                     if let address = daemon.healthAppAddress(endpoint) { Self.say("Health app: \(address)") }

@@ -25,7 +25,8 @@ struct StoreOptions: ParsableArguments {
 
     /// Unlocks an encrypted store for this run: from `OPENHEALTHKIT_PASSPHRASE` or `OPENHEALTHKIT_KEY_FILE` when set (the
     /// store reads them itself), else from the passphrase typed at the terminal. A plain store needs nothing.
-    func unlockIfEncrypted() throws {
+    /// `otherwise` is a command's own way out, added to the message when no passphrase can be typed.
+    func unlockIfEncrypted(otherwise: String? = nil) throws {
         guard StoreEncryption.isEncrypted(directory), !StoreEncryption.isUnlocked(directory) else { return }
         let environment = ProcessInfo.processInfo.environment
         for variable in [StoreEncryption.passphraseVariable, StoreEncryption.keyFileVariable] where !(environment[variable] ?? "").isEmpty {
@@ -33,7 +34,7 @@ struct StoreOptions: ParsableArguments {
         }
         let passphrase = try PassphrasePrompt.read(
             "Passphrase of the store in \(directory.path): ",
-            unavailable: "the store in \(directory.path) is encrypted: run in a terminal to type its passphrase, or set \(StoreEncryption.passphraseVariable) (or \(StoreEncryption.keyFileVariable))")
+            unavailable: "the store in \(directory.path) is encrypted: run in a terminal to type its passphrase, or set \(StoreEncryption.passphraseVariable) (or \(StoreEncryption.keyFileVariable))\(otherwise.map { ", or \($0)" } ?? "")")
         try reporting { try StoreEncryption.unlock(directory, with: .passphrase(passphrase)) }
     }
 }

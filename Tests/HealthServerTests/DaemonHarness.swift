@@ -37,7 +37,7 @@ final class DaemonHarness: Sendable {
     static func start(maximumBodyBytes: Int = 8 << 20, rateLimit: RateLimit? = .standard, tcp: Bool = false,
                       folder: URL? = nil, deliveryRetry: DeliveryRetry = DeliveryRetry(),
                       callbackHosts: CallbackHosts = .local, lockAfter: Duration? = nil,
-                      sessionIdleTimeout: Duration? = nil) async throws -> DaemonHarness {
+                      sessionIdleTimeout: Duration? = nil, startLocked: Bool = false) async throws -> DaemonHarness {
         let folder = try folder ?? privateFolder()
         let store = folder.appendingPathComponent("store")
         let socketPath = folder.appendingPathComponent("d.sock").path
@@ -49,6 +49,7 @@ final class DaemonHarness: Sendable {
         // callbacks of its own making).
         configuration.callbackHosts = callbackHosts
         configuration.lockAfter = lockAfter
+        configuration.startLocked = startLocked
         configuration.setupCode = Self.setupCode
         if let sessionIdleTimeout { configuration.sessionIdleTimeout = sessionIdleTimeout }
         let daemon = HealthDaemon(configuration: configuration)

@@ -49,6 +49,11 @@ public struct HealthDaemon: Sendable {
         /// An encrypted store locks itself this long after the person last unlocked it (or the daemon started); nil: it
         /// stays unlocked until the person locks it.
         public var lockAfter: Duration?
+        /// Opens an encrypted store locked, without its key, as a device starts before its first unlock: nothing can be
+        /// read or written, and apps' requests are answered `errorDatabaseInaccessible` (their tokens cannot even be
+        /// checked), until the person unlocks it (`health unlock`, or signing in to the web Health app). For a daemon
+        /// started with no secret at hand, at boot. A plain store refuses to start so.
+        public var startLocked = false
         /// The code the web Health app's first-run page needs to set the person's passphrase: only whoever started the
         /// daemon sees it, in the address ``HealthDaemon/healthAppAddress(_:)`` gives.
         public var setupCode: String = PersonSessions.randomToken()
@@ -104,7 +109,7 @@ public struct HealthDaemon: Sendable {
         let directory = configuration.storeDirectory.standardizedFileURL
         try StoreFolder.prepare(directory)
         let lock = try StoreLock(directory)
-        let database = try HealthDatabase(directory: directory)
+        let database = configuration.startLocked ? try HealthDatabase(lockedStoreIn: directory) : try HealthDatabase(directory: directory)
         try SocketPath.prepare(configuration.socketPath)
         defer { unlink(configuration.socketPath) }
 
@@ -127,7 +132,8 @@ public struct HealthDaemon: Sendable {
                          sampleExport: configuration.sampleExport, logger: logger)
         }
         // Writes kept while the store was locked and not all replayed (the daemon stopped meanwhile) are replayed now.
-        if !locking.journal.isEmpty {
+        // (A store started locked replays them at its first unlock.)
+        if !locking.journal.isEmpty, !database.isLocked {
             do {
                 let replayed = try await locking.replay(apply: api.replay)
                 logger.info("writes kept while locked replayed", metadata: ["applied": "\(replayed.applied)", "refused": "\(replayed.refused)"])
@@ -162,7 +168,7 @@ public struct HealthDaemon: Sendable {
             let web = personal ? webApp(secure: secure) : nil
             let dispatch = PathDispatch(api: router.buildResponder(), person: personal ? personRouter.buildResponder() : nil,
                                         web: web?.router().buildResponder())
-            if let web {
+            if let web, !database.isLocked {
                 // The charts' days of what the store holds, computed in the background once (kept, they are only read).
                 warmUp = Task.detached(priority: .background) { await web.warmUpCharts() }
             }

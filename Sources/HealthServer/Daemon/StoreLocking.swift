@@ -43,7 +43,9 @@ final class StoreLocking: Service, Sendable {
         self.registrations = registrations
         self.idleTimeout = idleTimeout
         self.logger = logger
-        self.state = Mutex(State())
+        // A store opened locked (`HealthDaemon.Configuration.startLocked`) starts so, with no credentials to check tokens
+        // against: until its first unlock every app request meets the locked store.
+        self.state = Mutex(State(mode: database.isLocked ? .locked : .unlocked))
     }
 
     var mode: Mode { state.withLock { $0.mode } }

@@ -22,27 +22,34 @@ extension HealthDatabase {
 
     /// Locks the store, after the reads and writes in progress have finished. A plain store cannot be locked.
     package func lock() throws {
-        guard let cipher else {
+        guard isEncrypted else {
             throw HKError(.errorInvalidArgument, "the store in \(directory.path) is not encrypted, so it cannot be locked (`health encrypt`)")
         }
         guard !locked.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // Waits for every access in progress; none starts meanwhile. Each connection's page cache is emptied, then the key
         // is forgotten, so nothing of the store stays in this process's memory in clear (but what callers hold).
-        try? writer.barrierWriteWithoutTransaction { db in
-            db.releaseMemory()
-            cipher.cipher.forget()
+        if let cipher, let writer = try? writer {
+            try? writer.barrierWriteWithoutTransaction { db in
+                db.releaseMemory()
+                cipher.cipher.forget()
+            }
+            writer.releaseMemory()   // closes the idle readers
         }
-        writer.releaseMemory()   // closes the idle readers
         secrets.withLock { $0.removeAll() }
         StoreEncryption.forgetJournalKey(directory)
     }
 
     /// Unlocks the store with its passphrase or key file: a wrong one is the error that says so, and the store stays
-    /// locked.
+    /// locked. A store opened locked (``init(lockedStoreIn:)``) is opened now, and migrated if it needs to be.
     package func unlock(with unlock: StoreUnlock) throws {
-        guard let cipher else {
+        guard isEncrypted else {
             throw HKError(.errorInvalidArgument, "the store in \(directory.path) is not encrypted")
         }
+        if try openAtFirstUnlock(unlock) {
+            locked.store(false, ordering: .releasing)
+            return
+        }
+        guard let cipher else { throw lockedError }
         let key = try StoreEncryption.dataKey(of: directory, unlock)
         cipher.cipher.restore(key)
         StoreEncryption.rememberJournalKey(directory, key)

@@ -7,17 +7,40 @@ import Synchronization
 /// One person's store: a SQLite file (`health.sqlite`) in a folder, opened in WAL mode so many
 /// threads and several processes can use it at once, with its schema created by ordered migrations.
 package final class HealthDatabase: Sendable {
-    package let writer: DatabasePool
     package let directory: URL
-    /// The key of an encrypted store, with the pages that failed to open; nil for a plain store.
-    let cipher: EncryptedFiles.Entry?
-    /// The store's secrets, once read.
-    let secrets = Mutex<[String: Data]>([:])
     /// Whether the store was opened read-only, its folder or files not writable (see `HealthDatabase+ReadOnly`):
     /// reads work, writes are refused.
     package let isReadOnly: Bool
+    /// Whether the store is encrypted (its pages sealed by `EncryptingVFS`).
+    let isEncrypted: Bool
+    /// The store's secrets, once read.
+    let secrets = Mutex<[String: Data]>([:])
     /// Whether an encrypted store is locked (`lock()`): its key forgotten, every read and write refused.
     let locked = Atomic<Bool>(false)
+    /// The open database; nil only while an encrypted store opened without its key (``init(lockedStoreIn:)``) has not
+    /// been unlocked yet.
+    private let opened = Mutex<Opened?>(nil)
+    /// Held by a first unlock while it opens the database, so two at once open it once.
+    private let opening = Mutex(())
+
+    private struct Opened: Sendable {
+        let writer: DatabasePool
+        /// The key of an encrypted store, with the pages that failed to open; nil for a plain store.
+        let cipher: EncryptedFiles.Entry?
+    }
+
+    /// The connections to the database. Every read and write goes through ``read(_:)`` and ``write(_:)``, which refuse a
+    /// locked store first; a store opened locked has none until its first unlock.
+    package var writer: DatabasePool {
+        get throws {
+            guard let writer = opened.withLock({ $0?.writer }) else { throw lockedError }
+            return writer
+        }
+    }
+
+    /// The key of an encrypted store, with the pages that failed to open; nil for a plain store, and for an encrypted one
+    /// not unlocked since it was opened locked.
+    var cipher: EncryptedFiles.Entry? { opened.withLock { $0?.cipher } }
 
     /// Opens (creating if needed) the store in `directory`. A new store is created from the current schema in one
     /// transaction (`currentSchema`, what the migrations build, checked by a test); an existing one is migrated.
@@ -26,11 +49,35 @@ package final class HealthDatabase: Sendable {
     package init(directory: URL, migratingStepByStep: Bool = false) throws {
         // An encrypted store needs its key in this process first (from `StoreEncryption.unlock` or the environment).
         let cipherID = try StoreEncryption.cipherID(for: directory)
+        self.directory = directory
+        isReadOnly = Self.isReadOnly(directory)
+        isEncrypted = cipherID != nil
+        try open(cipherID: cipherID, migratingStepByStep: migratingStepByStep)
+    }
+
+    /// Opens the existing encrypted store in `directory` without its key, locked — as a device starts before its first
+    /// unlock: nothing is read from it, every read and write is refused with `errorDatabaseInaccessible`, and
+    /// ``unlock(with:)`` opens it (migrating it if needed) with the passphrase or key file. For a daemon that starts
+    /// with no secret at hand (`health serve --locked`).
+    package init(lockedStoreIn directory: URL) throws {
+        try StoreEncryption.finishConversion(directory)
+        guard StoreEncryption.isEncrypted(directory) else {
+            throw HKError(.errorInvalidArgument, "the store in \(directory.path) is not encrypted, so it cannot start locked (`health encrypt`)")
+        }
+        let file = directory.appendingPathComponent("health.sqlite").path
+        guard let size = try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int, size > 0 else {
+            throw HKError(.errorInvalidArgument, "the encrypted store in \(directory.path) holds no data yet: open it unlocked once to create it")
+        }
+        self.directory = directory
+        isReadOnly = Self.isReadOnly(directory)
+        isEncrypted = true
+        locked.store(true, ordering: .releasing)
+    }
+
+    /// Opens the database: `init(directory:)`'s work, and a store opened locked's at its first unlock.
+    private func open(cipherID: String?, migratingStepByStep: Bool = false) throws {
         let entry = cipherID.flatMap(StoreEncryption.entry)
-        cipher = entry
         do {
-            isReadOnly = Self.isReadOnly(directory)
-            self.directory = directory
             var configuration = Configuration()
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(10)
@@ -46,7 +93,8 @@ package final class HealthDatabase: Sendable {
             }
             if isReadOnly {
                 configuration.readonly = true
-                writer = try DatabasePool(path: try Self.readOnlyPath(directory, cipherID: cipherID), configuration: configuration)
+                let pool = try DatabasePool(path: try Self.readOnlyPath(directory, cipherID: cipherID), configuration: configuration)
+                opened.withLock { $0 = Opened(writer: pool, cipher: entry) }
                 try checkReadableAsItIs()
                 return
             }
@@ -60,18 +108,36 @@ package final class HealthDatabase: Sendable {
                 }
             }
             if let cipherID { try Self.initializeEncrypted(path, cipherID: cipherID) }
-            writer = try DatabasePool(path: Self.connectionPath(path, cipherID: cipherID), configuration: configuration)
+            let pool = try DatabasePool(path: Self.connectionPath(path, cipherID: cipherID), configuration: configuration)
+            opened.withLock { $0 = Opened(writer: pool, cipher: entry) }
             if !migratingStepByStep { try createIfEmpty() }
-            try HealthDatabase.migrator.migrate(writer)
+            try HealthDatabase.migrator.migrate(pool)
             try restoreSampleIndexes()
-            if try writer.read({ try Int.fetchOne($0, sql: "SELECT count(*) FROM sampleType") ?? 0 }) < SampleTypeCode.catalogTypes.count {
-                try writer.write { try HealthDatabase.registerSampleTypes(in: $0) }
+            if try pool.read({ try Int.fetchOne($0, sql: "SELECT count(*) FROM sampleType") ?? 0 }) < SampleTypeCode.catalogTypes.count {
+                try pool.write { try HealthDatabase.registerSampleTypes(in: $0) }
             }
         } catch let error as DatabaseError {
             if let failure = entry?.takeFailure() { throw Self.tampered(directory, failure) }
             throw HKError(.errorDatabaseInaccessible, "cannot open the store at \(directory.path): \(error.message ?? "SQLite error \(error.resultCode)")")
         } catch let error as CocoaError {
             throw HKError(.errorDatabaseInaccessible, "cannot create the store folder \(directory.path): \(FileProblem(error))")
+        }
+    }
+
+    /// The first unlock of a store opened locked: its key registered with the VFS, then the database opened. Nothing
+    /// stays half-open: a failure forgets the key and leaves the store locked. False when the store was opened already.
+    func openAtFirstUnlock(_ unlock: StoreUnlock) throws -> Bool {
+        try opening.withLock { _ in
+            guard cipher == nil else { return false }
+            try StoreEncryption.unlock(directory, with: unlock)
+            do {
+                try open(cipherID: try StoreEncryption.cipherID(for: directory))
+            } catch {
+                if let pool = opened.withLock({ state in defer { state = nil }; return state?.writer }) { try? pool.close() }
+                StoreEncryption.forget(directory)
+                throw error
+            }
+            return true
         }
     }
 
