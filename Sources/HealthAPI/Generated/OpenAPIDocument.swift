@@ -1348,6 +1348,182 @@ package enum OpenAPIDocument {
         }
       }
     },
+    "/v1/objects/workout-effort": {
+      "post": {
+        "operationId": "relateWorkoutEffort",
+        "tags": [
+          "objects"
+        ],
+        "summary": "HKHealthStore.relateWorkoutEffortSample: relates a workout effort score to a workout the app may see (or one of its activities), saving the score as the app's when it is not in the store yet — the only way to save one.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/WorkoutEffortRelation"
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Saved."
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "description": "The score must be a workoutEffortScore or estimatedWorkoutEffortScore from 0 to 10 appleEffortScore, of a type the app may share; a workout the app may not see is answered as one that is not in the store."
+      }
+    },
+    "/v1/objects/workout-effort/unrelate": {
+      "post": {
+        "operationId": "unrelateWorkoutEffort",
+        "tags": [
+          "objects"
+        ],
+        "summary": "HKHealthStore.unrelateWorkoutEffortSample: ends the relationship of the app's own effort score with a workout (or one of its activities); the score stays.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/WorkoutEffortReference"
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "Saved."
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "description": "A score that is not related so, not the app's, or of a workout the app may not see is the same 400."
+      }
+    },
     "/v1/queries/activity-summaries": {
       "post": {
         "operationId": "queryActivitySummaries",
@@ -3577,6 +3753,7 @@ package enum OpenAPIDocument {
               "correlationMember",
               "activitySummaryDays",
               "workoutAssociation",
+              "workoutEffort",
               "relevantDate",
               "fhirResourceType",
               "fhirResource",
@@ -4207,6 +4384,55 @@ package enum OpenAPIDocument {
           "saveWorkout": {
             "type": "boolean",
             "description": "Save the workout with the samples. Default false."
+          }
+        }
+      },
+      "WorkoutEffortRelation": {
+        "type": "object",
+        "required": [
+          "sample",
+          "workout"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "sample": {
+            "$ref": "#/components/schemas/Sample",
+            "description": "The effort score: saved with the relationship when it is not in the store yet."
+          },
+          "workout": {
+            "type": "string",
+            "maxLength": 64,
+            "description": "The workout's UUID."
+          },
+          "activity": {
+            "type": "string",
+            "maxLength": 64,
+            "description": "The UUID of one of the workout's activities, to rate that activity alone."
+          }
+        }
+      },
+      "WorkoutEffortReference": {
+        "type": "object",
+        "required": [
+          "sample",
+          "workout"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "sample": {
+            "type": "string",
+            "maxLength": 64,
+            "description": "The effort score's UUID."
+          },
+          "workout": {
+            "type": "string",
+            "maxLength": 64,
+            "description": "The workout's UUID."
+          },
+          "activity": {
+            "type": "string",
+            "maxLength": 64,
+            "description": "The activity's UUID, when the score rates one activity."
           }
         }
       },

@@ -1363,6 +1363,7 @@ extension Components {
                 case correlationMember = "correlationMember"
                 case activitySummaryDays = "activitySummaryDays"
                 case workoutAssociation = "workoutAssociation"
+                case workoutEffort = "workoutEffort"
                 case relevantDate = "relevantDate"
                 case fhirResourceType = "fhirResourceType"
                 case fhirResource = "fhirResource"
@@ -2710,6 +2711,116 @@ extension Components {
                     "workout",
                     "samples",
                     "saveWorkout"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WorkoutEffortRelation`.
+        package struct WorkoutEffortRelation: Codable, Hashable, Sendable {
+            /// The effort score: saved with the relationship when it is not in the store yet.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutEffortRelation/sample`.
+            package var sample: Components.Schemas.Sample
+            /// The workout's UUID.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutEffortRelation/workout`.
+            package var workout: Swift.String
+            /// The UUID of one of the workout's activities, to rate that activity alone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutEffortRelation/activity`.
+            package var activity: Swift.String?
+            /// Creates a new `WorkoutEffortRelation`.
+            ///
+            /// - Parameters:
+            ///   - sample: The effort score: saved with the relationship when it is not in the store yet.
+            ///   - workout: The workout's UUID.
+            ///   - activity: The UUID of one of the workout's activities, to rate that activity alone.
+            package init(
+                sample: Components.Schemas.Sample,
+                workout: Swift.String,
+                activity: Swift.String? = nil
+            ) {
+                self.sample = sample
+                self.workout = workout
+                self.activity = activity
+            }
+            package enum CodingKeys: String, CodingKey {
+                case sample
+                case workout
+                case activity
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.sample = try container.decode(
+                    Components.Schemas.Sample.self,
+                    forKey: .sample
+                )
+                self.workout = try container.decode(
+                    Swift.String.self,
+                    forKey: .workout
+                )
+                self.activity = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .activity
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "sample",
+                    "workout",
+                    "activity"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WorkoutEffortReference`.
+        package struct WorkoutEffortReference: Codable, Hashable, Sendable {
+            /// The effort score's UUID.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutEffortReference/sample`.
+            package var sample: Swift.String
+            /// The workout's UUID.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutEffortReference/workout`.
+            package var workout: Swift.String
+            /// The activity's UUID, when the score rates one activity.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutEffortReference/activity`.
+            package var activity: Swift.String?
+            /// Creates a new `WorkoutEffortReference`.
+            ///
+            /// - Parameters:
+            ///   - sample: The effort score's UUID.
+            ///   - workout: The workout's UUID.
+            ///   - activity: The activity's UUID, when the score rates one activity.
+            package init(
+                sample: Swift.String,
+                workout: Swift.String,
+                activity: Swift.String? = nil
+            ) {
+                self.sample = sample
+                self.workout = workout
+                self.activity = activity
+            }
+            package enum CodingKeys: String, CodingKey {
+                case sample
+                case workout
+                case activity
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.sample = try container.decode(
+                    Swift.String.self,
+                    forKey: .sample
+                )
+                self.workout = try container.decode(
+                    Swift.String.self,
+                    forKey: .workout
+                )
+                self.activity = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .activity
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "sample",
+                    "workout",
+                    "activity"
                 ])
             }
         }

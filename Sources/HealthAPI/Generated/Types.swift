@@ -99,6 +99,20 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/objects/workout-samples`.
     /// - Remark: Generated from `#/paths//v1/objects/workout-samples/post(addWorkoutSamples)`.
     func addWorkoutSamples(_ input: Operations.AddWorkoutSamples.Input) async throws -> Operations.AddWorkoutSamples.Output
+    /// HKHealthStore.relateWorkoutEffortSample: relates a workout effort score to a workout the app may see (or one of its activities), saving the score as the app's when it is not in the store yet — the only way to save one.
+    ///
+    /// The score must be a workoutEffortScore or estimatedWorkoutEffortScore from 0 to 10 appleEffortScore, of a type the app may share; a workout the app may not see is answered as one that is not in the store.
+    ///
+    /// - Remark: HTTP `POST /v1/objects/workout-effort`.
+    /// - Remark: Generated from `#/paths//v1/objects/workout-effort/post(relateWorkoutEffort)`.
+    func relateWorkoutEffort(_ input: Operations.RelateWorkoutEffort.Input) async throws -> Operations.RelateWorkoutEffort.Output
+    /// HKHealthStore.unrelateWorkoutEffortSample: ends the relationship of the app's own effort score with a workout (or one of its activities); the score stays.
+    ///
+    /// A score that is not related so, not the app's, or of a workout the app may not see is the same 400.
+    ///
+    /// - Remark: HTTP `POST /v1/objects/workout-effort/unrelate`.
+    /// - Remark: Generated from `#/paths//v1/objects/workout-effort/unrelate/post(unrelateWorkoutEffort)`.
+    func unrelateWorkoutEffort(_ input: Operations.UnrelateWorkoutEffort.Input) async throws -> Operations.UnrelateWorkoutEffort.Output
     /// The person's activity summaries (one a day: the move, exercise and stand rings and their goals) that match, in day order, as HKActivitySummaryQuery gives them: none when the app may not read them.
     ///
     /// - Remark: HTTP `POST /v1/queries/activity-summaries`.
@@ -428,6 +442,36 @@ extension APIProtocol {
         body: Operations.AddWorkoutSamples.Input.Body
     ) async throws -> Operations.AddWorkoutSamples.Output {
         try await addWorkoutSamples(Operations.AddWorkoutSamples.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// HKHealthStore.relateWorkoutEffortSample: relates a workout effort score to a workout the app may see (or one of its activities), saving the score as the app's when it is not in the store yet — the only way to save one.
+    ///
+    /// The score must be a workoutEffortScore or estimatedWorkoutEffortScore from 0 to 10 appleEffortScore, of a type the app may share; a workout the app may not see is answered as one that is not in the store.
+    ///
+    /// - Remark: HTTP `POST /v1/objects/workout-effort`.
+    /// - Remark: Generated from `#/paths//v1/objects/workout-effort/post(relateWorkoutEffort)`.
+    package func relateWorkoutEffort(
+        headers: Operations.RelateWorkoutEffort.Input.Headers = .init(),
+        body: Operations.RelateWorkoutEffort.Input.Body
+    ) async throws -> Operations.RelateWorkoutEffort.Output {
+        try await relateWorkoutEffort(Operations.RelateWorkoutEffort.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// HKHealthStore.unrelateWorkoutEffortSample: ends the relationship of the app's own effort score with a workout (or one of its activities); the score stays.
+    ///
+    /// A score that is not related so, not the app's, or of a workout the app may not see is the same 400.
+    ///
+    /// - Remark: HTTP `POST /v1/objects/workout-effort/unrelate`.
+    /// - Remark: Generated from `#/paths//v1/objects/workout-effort/unrelate/post(unrelateWorkoutEffort)`.
+    package func unrelateWorkoutEffort(
+        headers: Operations.UnrelateWorkoutEffort.Input.Headers = .init(),
+        body: Operations.UnrelateWorkoutEffort.Input.Body
+    ) async throws -> Operations.UnrelateWorkoutEffort.Output {
+        try await unrelateWorkoutEffort(Operations.UnrelateWorkoutEffort.Input(
             headers: headers,
             body: body
         ))

@@ -80,6 +80,13 @@ extension HKQuery {
         HKFilterPredicate(filter: .workoutAssociation(workout.uuid))
     }
 
+    /// The workout effort samples (`workoutEffortScore`, `estimatedWorkoutEffortScore`) related to `workout` by
+    /// `HKHealthStore.relateWorkoutEffortSample(_:with:activity:)`: with `activity`, those related to that activity of
+    /// it; with nil, all those related to the workout.
+    public class func predicateForWorkoutEffortSamplesRelated(workout: HKWorkout, activity: HKWorkoutActivity?) -> NSPredicate {
+        HKFilterPredicate(filter: .workoutEffort(workout: workout.uuid, activity: activity?.uuid))
+    }
+
     /// The workouts of this activity type.
     public class func predicateForWorkouts(with workoutActivityType: HKWorkoutActivityType) -> NSPredicate {
         HKFilterPredicate(filter: .workoutActivityType(workoutActivityType))

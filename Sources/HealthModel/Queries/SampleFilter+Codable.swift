@@ -102,6 +102,10 @@ extension SampleFilter: Codable {
         case .workoutAssociation(let workout):
             try c.encode("workoutAssociation", forKey: .kind)
             try c.encode(workout.uuidString, forKey: .workout)
+        case .workoutEffort(let workout, let activity):
+            try c.encode("workoutEffort", forKey: .kind)
+            try c.encode(workout.uuidString, forKey: .workout)
+            try c.encodeIfPresent(activity?.uuidString, forKey: .activity)
         case .relevantDate(let start, let end):
             try c.encode("relevantDate", forKey: .kind)
             try c.encode(start.timeIntervalSinceReferenceDate, forKey: .start)
@@ -196,6 +200,8 @@ extension SampleFilter: Codable {
             self = .activitySummaryDays(first: try c.day(.first), last: try c.day(.last))
         case "workoutAssociation":
             self = .workoutAssociation(try c.decode(UUID.self, forKey: .workout))
+        case "workoutEffort":
+            self = .workoutEffort(workout: try c.decode(UUID.self, forKey: .workout), activity: try c.decodeIfPresent(UUID.self, forKey: .activity))
         case "relevantDate":
             self = .relevantDate(start: try c.date(.start), end: try c.date(.end))
         case "fhirResourceType":
@@ -230,7 +236,7 @@ private enum Nesting {
 private enum FilterKey: String, CodingKey {
     case kind, start, end, options, field, `operator`, date, value, uuids, bundleIdentifiers, revisions, devices, property,
          values, key, activityType, base, types, seconds, statistic, type, filter, filters, first, last, workout, source,
-         identifier, condition, message
+         identifier, condition, message, activity
 }
 
 extension KeyedDecodingContainer where K == FilterKey {

@@ -42,6 +42,10 @@ package indirect enum SampleFilter: Sendable, Hashable {
     /// Samples associated with the workout of this UUID (`HKHealthStore.add(_:to:)`). Only the store knows the
     /// associations: in memory (`evaluate(with:)`) it matches nothing.
     case workoutAssociation(UUID)
+    /// Workout effort samples related to the workout of this UUID (`HKHealthStore.relateWorkoutEffortSample`): with an
+    /// activity, those related to that activity of it; without, all those related to the workout. Only the store knows
+    /// the relationships: in memory it matches nothing.
+    case workoutEffort(workout: UUID, activity: UUID?)
     /// Verifiable clinical records whose relevant date lies in the interval (start and end included).
     case relevantDate(start: Date, end: Date)
     /// Clinical records whose FHIR resource is of this type.
@@ -159,7 +163,7 @@ package indirect enum SampleFilter: Sendable, Hashable {
                 if try filter.matches(member, inCorrelation: true) { return true }
             }
             return false
-        case .activitySummaryDays, .workoutAssociation:
+        case .activitySummaryDays, .workoutAssociation, .workoutEffort:
             return false
         case .relevantDate(let start, let end):
             guard let record = object as? HKVerifiableClinicalRecord else { return false }

@@ -195,7 +195,7 @@ struct HealthAPIService: APIProtocol {
     }
 
     /// The object an app sends at `pointer`, or the 400 naming what is wrong with it.
-    private static func object(_ wire: Components.Schemas.Sample, at pointer: String) throws -> HKSample {
+    static func object(_ wire: Components.Schemas.Sample, at pointer: String) throws -> HKSample {
         do { return try WireSample.object(wire, at: pointer) } catch let error as HKError { throw Problem(error, field: pointer) }
     }
 

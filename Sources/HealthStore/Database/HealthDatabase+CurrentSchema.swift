@@ -225,6 +225,12 @@ extension HealthDatabase {
             DELETE FROM dailyStatistics WHERE type = OLD.type OR type = NEW.type; END
         """#,
         #"""
+        CREATE TABLE "workoutEffort" ("sampleId" INTEGER PRIMARY KEY NOT NULL REFERENCES "sample"("id") ON DELETE CASCADE, "workoutId" INTEGER NOT NULL REFERENCES "sample"("id") ON DELETE CASCADE, "activityId" INTEGER REFERENCES "workoutActivity"("id") ON DELETE CASCADE) WITHOUT ROWID
+        """#,
+        #"""
+        CREATE INDEX "workoutEffort_on_workoutId" ON "workoutEffort"("workoutId")
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

@@ -988,6 +988,15 @@ package final class HealthDatabase: Sendable {
                     DELETE FROM dailyStatistics WHERE type = OLD.type OR type = NEW.type; END;
                 """)
         }
+        migrator.registerMigration("v33: workout effort relationships") { db in
+            // HKHealthStore.relateWorkoutEffortSample: which effort score rates which workout, or one activity of it. A
+            // sample rates one workout; deleting the sample, the workout or the activity drops the relationship.
+            try db.create(table: "workoutEffort", options: .withoutRowID) { t in
+                t.column("sampleId", .integer).notNull().primaryKey().references("sample", onDelete: .cascade)
+                t.column("workoutId", .integer).notNull().indexed().references("sample", onDelete: .cascade)
+                t.column("activityId", .integer).references("workoutActivity", onDelete: .cascade)
+            }
+        }
         return migrator
     }()
 }

@@ -118,6 +118,12 @@ extension SampleFilter {
                 sample.id IN (SELECT sampleId FROM workoutAssociation
                               WHERE workoutId = (SELECT id FROM sample WHERE uuid = \(workout.uuidString)))
                 """
+        case .workoutEffort(let workout, let activity):
+            let activityCondition: SQL = activity.map { "activityId = (SELECT id FROM workoutActivity WHERE uuid = \($0.uuidString))" } ?? "1"
+            return """
+                sample.id IN (SELECT sampleId FROM workoutEffort
+                              WHERE workoutId = (SELECT id FROM sample WHERE uuid = \(workout.uuidString)) AND \(activityCondition))
+                """
         case .relevantDate:
             throw HKError.invalidArgument("predicateForVerifiableClinicalRecords(withRelevantDateWithin:) selects only verifiable clinical records")
         case .fhirResourceType(let type):

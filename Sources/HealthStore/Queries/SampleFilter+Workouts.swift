@@ -3,7 +3,8 @@ import GRDB
 package import HealthModel
 
 extension SampleStore {
-    /// `filter` as `app` may use it: a workout association (`HKQuery.predicateForObjects(from: workout)`) selects
+    /// `filter` as `app` may use it: a workout association (`HKQuery.predicateForObjects(from: workout)`, and
+    /// `predicateForWorkoutEffortSamplesRelated`) selects
     /// samples only when the app may see the workout itself. A workout it may not read — another app's, or one it
     /// could read before a revocation — associates nothing, exactly as a workout that is not in the store, so its
     /// samples cannot tell that it exists.
@@ -18,7 +19,7 @@ extension SampleFilter {
     /// Whether the filter names a workout anywhere.
     fileprivate var namesWorkouts: Bool {
         switch self {
-        case .workoutAssociation: true
+        case .workoutAssociation, .workoutEffort: true
         case .and(let parts), .or(let parts): parts.contains { $0.namesWorkouts }
         case .not(let inner), .correlationMember(_, let inner): inner.namesWorkouts
         default: false
@@ -29,6 +30,11 @@ extension SampleFilter {
     fileprivate func resolvingWorkouts(_ visibility: ReadVisibility, in db: Database) throws -> SampleFilter {
         switch self {
         case .workoutAssociation(let uuid):
+            let visible = try Bool.fetchOne(db, SQLRequest<Bool>(literal: """
+                SELECT EXISTS (SELECT 1 FROM sample WHERE uuid = \(uuid.uuidString) AND kind = 3 AND \(visibility.condition()))
+                """)) ?? false
+            return visible ? self : .uuids([])
+        case .workoutEffort(let uuid, _):
             let visible = try Bool.fetchOne(db, SQLRequest<Bool>(literal: """
                 SELECT EXISTS (SELECT 1 FROM sample WHERE uuid = \(uuid.uuidString) AND kind = 3 AND \(visibility.condition()))
                 """)) ?? false

@@ -28,6 +28,10 @@ package struct SampleStore: Sendable {
                 throw HKError.invalidArgument("the batch holds object \(object.uuid) twice")
             }
         }
+        for case let sample as HKSample in objects where Self.workoutEffortTypes.contains(sample.sampleType.identifier) {
+            throw HKError.invalidArgument(
+                "a workout effort score (\(sample.uuid)) is saved by relating it to its workout: relateWorkoutEffortSample(_:with:activity:)")
+        }
         try checkShare(objects, app: app)
         let revision = SampleStore.revision(for: app)
         try write { db in

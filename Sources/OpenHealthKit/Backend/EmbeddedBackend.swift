@@ -173,6 +173,14 @@ package struct EmbeddedBackend: HealthBackend {
         return try samples.beats(of: uuid)
     }
 
+    package func relateWorkoutEffort(_ sample: HKSample, workout: UUID, activity: UUID?) async throws {
+        try samples.relateWorkoutEffort(sample, workout: workout, activity: activity, app: app)
+    }
+
+    package func unrelateWorkoutEffort(_ sample: UUID, workout: UUID, activity: UUID?) async throws {
+        try samples.unrelateWorkoutEffort(sample, workout: workout, activity: activity, app: app)
+    }
+
     package func signatureVerification(of uuid: UUID, type: HKSampleType) async throws -> SampleSignatureVerification {
         let sample = try await visibleSample(uuid, of: type, named: "sample")
         let signers = try TrustedSigners(database: samples.database).all().map { try SignerCertificate(derEncoded: $0.certificate) }

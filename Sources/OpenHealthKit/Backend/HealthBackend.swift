@@ -20,6 +20,11 @@ package protocol HealthBackend: Sendable {
     /// Saves a quantity series (`HKQuantitySeriesSampleBuilder.finishSeries`) as one sample with its quantities, as the
     /// app; returns the sample.
     func saveQuantitySeries(_ draft: QuantitySeriesDraft) async throws -> HKQuantitySample
+    /// Relates a workout effort score to a workout (or one of its activities), saving the score when it is not in the
+    /// store yet (`relateWorkoutEffortSample`).
+    func relateWorkoutEffort(_ sample: HKSample, workout: UUID, activity: UUID?) async throws
+    /// Ends the relationship of the app's effort score `sample` with a workout (or one of its activities).
+    func unrelateWorkoutEffort(_ sample: UUID, workout: UUID, activity: UUID?) async throws
     /// Deletes objects the app saved, all or none.
     func delete(_ objects: [HKObject]) async throws
     /// Deletes the app's own objects of `type` that match `filter`; returns how many.

@@ -89,6 +89,16 @@ package struct RemoteBackend: HealthBackend {
         _ = try await call { try await client.saveObjects(body: .json(.init(samples: samples))).noContent }
     }
 
+    package func relateWorkoutEffort(_ sample: HKSample, workout: UUID, activity: UUID?) async throws {
+        let request = Components.Schemas.WorkoutEffortRelation(sample: try wire(sample), workout: workout.uuidString, activity: activity?.uuidString)
+        _ = try await call { try await client.relateWorkoutEffort(body: .json(request)).noContent }
+    }
+
+    package func unrelateWorkoutEffort(_ sample: UUID, workout: UUID, activity: UUID?) async throws {
+        let request = Components.Schemas.WorkoutEffortReference(sample: sample.uuidString, workout: workout.uuidString, activity: activity?.uuidString)
+        _ = try await call { try await client.unrelateWorkoutEffort(body: .json(request)).noContent }
+    }
+
     package func add(_ samples: [HKSample], to workout: HKWorkout, savingWorkout: Bool) async throws {
         let request = Components.Schemas.WorkoutSamples(workout: try wire(workout), samples: try samples.map(wire), saveWorkout: savingWorkout)
         _ = try await call { try await client.addWorkoutSamples(body: .json(request)).noContent }

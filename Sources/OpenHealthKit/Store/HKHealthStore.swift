@@ -325,6 +325,50 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
                viaAsync: { try await self.addSamples(batch.value, to: workout) })
     }
 
+    // MARK: Workout effort (iOS 18)
+    // A `workoutEffortScore` or `estimatedWorkoutEffortScore` sample, from 0 to 10 `appleEffortScore`, rates a workout or
+    // one of its activities. As in HealthKit, such a sample is saved only by relating it — `save(_:)` refuses it — and
+    // `HKQuery.predicateForWorkoutEffortSamplesRelated(workout:activity:)` finds it.
+
+    /// Relates `sample` to `workout` (to `activity` of it, when given), saving the sample when it is not in the store
+    /// yet. The app must be allowed to share the sample's type, and the workout must be one it may see; a workout it may
+    /// not see is answered as one that is not in the store (`errorInvalidArgument`). True when done.
+    open func relateWorkoutEffortSample(_ sample: HKSample, with workout: HKWorkout, activity: HKWorkoutActivity?) async throws -> Bool {
+        let sample = SendableBox(sample)
+        try await viaCompletion("relateWorkoutEffortSample", work: {
+            try await self.backend().relateWorkoutEffort(sample.value, workout: workout.uuid, activity: activity?.uuid)
+        }) { self.relateWorkoutEffortSample(sample.value, with: workout, activity: activity, completion: $0) }
+        return true
+    }
+
+    /// Completion-handler form of ``relateWorkoutEffortSample(_:with:activity:)``; the handler runs off the caller's thread.
+    open func relateWorkoutEffortSample(_ sample: HKSample, with workout: HKWorkout, activity: HKWorkoutActivity?,
+                                        completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let sample = SendableBox(sample)
+        answer("relateWorkoutEffortSample", completion, work: {
+            try await self.backend().relateWorkoutEffort(sample.value, workout: workout.uuid, activity: activity?.uuid)
+        }, viaAsync: { _ = try await self.relateWorkoutEffortSample(sample.value, with: workout, activity: activity) })
+    }
+
+    /// Ends the relationship of the app's own effort score `sample` with `workout` (and `activity`, when given); the
+    /// sample stays in the store. A sample not related so is `errorInvalidArgument`. True when done.
+    open func unrelateWorkoutEffortSample(_ sample: HKSample, from workout: HKWorkout, activity: HKWorkoutActivity?) async throws -> Bool {
+        let uuid = sample.uuid
+        try await viaCompletion("unrelateWorkoutEffortSample", work: {
+            try await self.backend().unrelateWorkoutEffort(uuid, workout: workout.uuid, activity: activity?.uuid)
+        }) { self.unrelateWorkoutEffortSample(sample, from: workout, activity: activity, completion: $0) }
+        return true
+    }
+
+    /// Completion-handler form of ``unrelateWorkoutEffortSample(_:from:activity:)``; the handler runs off the caller's thread.
+    open func unrelateWorkoutEffortSample(_ sample: HKSample, from workout: HKWorkout, activity: HKWorkoutActivity?,
+                                          completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let box = SendableBox(sample)
+        answer("unrelateWorkoutEffortSample", completion, work: {
+            try await self.backend().unrelateWorkoutEffort(box.value.uuid, workout: workout.uuid, activity: activity?.uuid)
+        }, viaAsync: { _ = try await self.unrelateWorkoutEffortSample(box.value, from: workout, activity: activity) })
+    }
+
     /// The earliest date an app may save or read samples for: no limit here.
     open func earliestPermittedSampleDate() -> Date { .distantPast }
 

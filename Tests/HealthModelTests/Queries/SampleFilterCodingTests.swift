@@ -11,7 +11,7 @@ struct SampleFilterCodingTests {
         case dateRange, dateCompare, electrocardiogramClassification, electrocardiogramSymptoms, uuids, sources, sourceRevisions,
              devices, deviceProperty, metadataKeyExists, metadataValues, noCorrelation, workoutActivityType, quantity,
              categoryValue, workoutDuration, workoutStatistic, metadataCompare, correlationMember, activitySummaryDays,
-             workoutAssociation, relevantDate, fhirResourceType, fhirResource, activity, workoutsWithActivity, and, or, not,
+             workoutAssociation, workoutEffort, relevantDate, fhirResourceType, fhirResource, activity, workoutsWithActivity, and, or, not,
              invalid
     }
 
@@ -40,6 +40,7 @@ struct SampleFilterCodingTests {
         case .correlationMember: .correlationMember
         case .activitySummaryDays: .activitySummaryDays
         case .workoutAssociation: .workoutAssociation
+        case .workoutEffort: .workoutEffort
         case .relevantDate: .relevantDate
         case .fhirResourceType: .fhirResourceType
         case .fhirResource: .fhirResource
@@ -154,6 +155,8 @@ struct SampleFilterCodingTests {
                     .activitySummaryDays(first: first, last: nil)]
         case .workoutAssociation:
             return [.workoutAssociation(uuidA)]
+        case .workoutEffort:
+            return [.workoutEffort(workout: uuidA, activity: nil), .workoutEffort(workout: uuidA, activity: uuidA)]
         case .relevantDate:
             return [.relevantDate(start: start, end: end)]
         case .fhirResourceType:
