@@ -66,9 +66,12 @@ struct TransferPages {
             throw WebRefusal(.unsupportedMediaType, "Upload the export.zip that the Health app exported.")
         }
         if let running = app.imports.begin() { return busy(running) }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openhealthkit-upload-\(UUID().uuidString)")
+        let folder: URL
+        do { folder = try TransferFolder.make("openhealthkit-upload", for: app.directory) } catch let refusal as WebRefusal {
+            app.imports.failed(refusal.message)
+            throw refusal
+        }
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let received = folder.appendingPathComponent("received")
             guard FileManager.default.createFile(atPath: received.path, contents: nil, attributes: [.posixPermissions: 0o600]),
                   let handle = FileHandle(forWritingAtPath: received.path) else {
@@ -160,8 +163,7 @@ struct TransferPages {
     }
 
     private func export() async throws -> Response {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openhealthkit-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let folder = try TransferFolder.make("openhealthkit-export", for: app.directory)
         let file = folder.appendingPathComponent("export.zip")
         let person = app.person
         let zone = try person.timeZone()
