@@ -74,6 +74,27 @@ struct WebAppMoreWorkoutsTests {
         }
     }
 
+    @Test func aWorkoutShowsItsEffortTheRatedScoreBeforeTheEstimate() async throws {
+        try await WebAppHarness.with { web in
+            _ = try web.utc()
+            let app = HKHealthStore(configuration: .init(storeDirectory: web.daemon.store, app: .steps, presenter: ScriptedPresenter(.allowAll)))
+            let effort = HKQuantityType(.workoutEffortScore), estimated = HKQuantityType(.estimatedWorkoutEffortScore)
+            try await app.requestAuthorization(toShare: [HKObjectType.workoutType(), effort, estimated], read: [])
+            let start = WebAppHarness.at("2025-06-10", "07:00")
+            let workout = HKWorkout(activityType: .cycling, start: start, end: start.addingTimeInterval(3600))
+            try await app.save(workout)
+            func score(_ type: HKQuantityType, _ value: Double) -> HKQuantitySample {
+                HKQuantitySample(type: type, quantity: HKQuantity(unit: .appleEffortScore(), doubleValue: value), start: start, end: workout.endDate)
+            }
+            let page = "/workouts/\(workout.uuid.uuidString)"
+            #expect(!(try await web.browser.get(page).body.contains("<dt>Effort</dt>")), "no effort related yet")
+            #expect(try await app.relateWorkoutEffortSample(score(estimated, 6), with: workout, activity: nil))
+            #expect(try await web.browser.get(page).body.contains("<dt>Effort</dt><dd>6 (moderate, estimated)</dd>"))
+            #expect(try await app.relateWorkoutEffortSample(score(effort, 8), with: workout, activity: nil))
+            #expect(try await web.browser.get(page).body.contains("<dt>Effort</dt><dd>8 (hard)</dd>"))
+        }
+    }
+
     @Test func anUnknownWorkoutIs404AndAMalformedOne400() async throws {
         try await WebAppHarness.with { web in
             let unknown = try await web.browser.get("/workouts/\(UUID().uuidString)")

@@ -87,6 +87,7 @@ struct WorkoutPages {
         if let distance = workout.totalDistance {
             figures.append("<dt>Distance</dt><dd>\(SVGChart.figure(distance.doubleValue(for: .meterUnit(with: .kilo)))) km</dd>")
         }
+        if let effort = try await Self.effort(of: workout, in: store) { figures.append("<dt>Effort</dt><dd>\(effort)</dd>") }
         figures.append("<dt>Source</dt><dd>\(workout.sourceRevision.source.name)</dd>")
         let routes = try await HKSampleQueryDescriptor(predicates: [.workoutRoute(HKQuery.predicateForObjects(from: workout))],
                                                        sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store)
@@ -149,6 +150,20 @@ struct WorkoutPages {
 
     static func activityName(_ type: HKWorkoutActivityType) -> String {
         TypeNames.title(type.exportName.replacingOccurrences(of: "HKWorkoutActivityType", with: ""))
+    }
+
+    /// The workout's effort as Fitness shows it: the score the person (or an app) gave it, else the watch's estimate, with
+    /// its band (1–3 easy, 4–6 moderate, 7–8 hard, 9–10 all out); nil when none is related to it.
+    static func effort(of workout: HKWorkout, in store: HKHealthStore) async throws -> String? {
+        let related = HKQuery.predicateForWorkoutEffortSamplesRelated(workout: workout, activity: nil)
+        for (type, note) in [(HKQuantityType(.workoutEffortScore), ""), (HKQuantityType(.estimatedWorkoutEffortScore), ", estimated")] {
+            let scores = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: type, predicate: related)],
+                                                           sortDescriptors: [SortDescriptor(\.endDate, order: .reverse)], limit: 1).result(for: store)
+            guard let score = scores.first?.quantity.doubleValue(for: .appleEffortScore()) else { continue }
+            let band = switch score { case ..<4: "easy"; case ..<7: "moderate"; case ..<9: "hard"; default: "all out" }
+            return "\(SVGChart.figure(score)) (\(band)\(note))"
+        }
+        return nil
     }
 
     static func minutes(_ duration: TimeInterval) -> String {
