@@ -25,6 +25,15 @@ struct StartLockedTests {
         return folder
     }
 
+    /// Runs `body` with `daemon`, and stops it however `body` ends.
+    static func serving(_ daemon: DaemonHarness, _ body: () async throws -> Void) async throws {
+        do { try await body() } catch {
+            await daemon.stop()
+            throw error
+        }
+        await daemon.stop()
+    }
+
     @Test func appsAreRefusedUntilTheFirstUnlockThenTheWritesKeptBeforeTheStopAreMade() async throws {
         let folder = try DaemonHarness.privateFolder()
         let store = folder.appendingPathComponent("store")
@@ -45,7 +54,7 @@ struct StartLockedTests {
 
         // The second daemon starts with no passphrase at all.
         let daemon = try await DaemonHarness.start(folder: folder, startLocked: true)
-        do {
+        try await Self.serving(daemon) { () async throws in
             #expect(try await daemon.raw(.GET, "/person/lock").json["state"] as? String == "locked")
             // Reads and writes alike meet the locked store; a token that is no one's gets the very same answer, since
             // none can be checked yet.
@@ -69,11 +78,7 @@ struct StartLockedTests {
             #expect(try await daemon.raw(.POST, "/person/lock", body: LockedStoreTests.proof()).json["state"] as? String == "locked")
             #expect(try await daemon.raw(.POST, "/person/unlock", body: LockedStoreTests.proof()).json["state"] as? String == "unlocked")
             #expect(try await LockedStoreTests.values(app(daemon)) == [100, 4_321])
-        } catch {
-            await daemon.stop()
-            throw error
         }
-        await daemon.stop()
     }
 
     @Test func signingInToTheHealthAppIsTheFirstUnlock() async throws {
@@ -81,7 +86,7 @@ struct StartLockedTests {
         let store = folder.appendingPathComponent("store")
         defer { StoreEncryption.forget(store) }
         let daemon = try await DaemonHarness.start(tcp: true, folder: folder, startLocked: true)
-        do {
+        try await Self.serving(daemon) { () async throws in
             let browser = WebClient(port: try #require(daemon.tcpPort))
             let signInPage = try await browser.get("/signin")
             #expect(signInPage.body.contains("The store is locked. Signing in unlocks it"), "\(signInPage.body)")
@@ -89,11 +94,7 @@ struct StartLockedTests {
             #expect(try await daemon.raw(.GET, "/person/lock").json["state"] as? String == "unlocked")
             let summary = try await browser.get("/")
             #expect(summary.status == 200 && summary.heading == "Summary", "\(summary.status)")
-        } catch {
-            await daemon.stop()
-            throw error
         }
-        await daemon.stop()
     }
 
     @Test func healthServeLockedStartsWithoutAPassphraseAndSaysHowToUnlock() async throws {
@@ -122,7 +123,7 @@ struct StartLockedTests {
             }
             return String(decoding: seen, as: UTF8.self)
         }
-        do {
+        try await Self.serving(daemon) { () async throws in
             #expect(printed == """
                 Serving the store in \(store.path)
                 The store is locked: unlock it with health unlock, or by signing in to the Health app.
@@ -131,11 +132,7 @@ struct StartLockedTests {
                 """, "\(printed)")
             #expect(try await daemon.raw(.GET, "/person/lock").json["state"] as? String == "locked")
             #expect(try await daemon.raw(.POST, "/person/unlock", body: LockedStoreTests.proof()).json["state"] as? String == "unlocked")
-        } catch {
-            await daemon.stop()
-            throw error
         }
-        await daemon.stop()
     }
 
     @Test func thePassphraseIsNeverReadBeforeTheFirstUnlock() throws {
