@@ -10,7 +10,8 @@ private let day0 = Date(timeIntervalSinceReferenceDate: 815_443_200)  // 2026-11
 /// every step, every answer an app gets — samples, statistics, collections, sources, anchored changes and
 /// deletions, correlations, authorization status, counts of deletions, and every error — is what the model says
 /// that app may know. It runs on both backends: the apps' stores opened in this process, and apps reaching
-/// `health serve` with their tokens while the person changes the same store. The suite runs a seeded slice;
+/// `health serve` with their tokens while the person changes the same store. Workouts and their effort scores are in it
+/// too: an app relates a score only to a workout it may see, and finds a workout's scores only as it may see both. The suite runs a seeded slice;
 /// `OPENHEALTHKIT_PRIVACY_CASES=10000` runs the long one (see FUZZING.md).
 @Suite("Privacy (randomized property)")
 struct PrivacyPropertyTests {
@@ -18,6 +19,8 @@ struct PrivacyPropertyTests {
     static let kinds: [HKQuantityType] = [HKQuantityType(.stepCount), HKQuantityType(.heartRate)]
     static let energy = HKQuantityType(.dietaryEnergyConsumed)
     static let food = HKCorrelationType(.food)
+    static let workout = HKObjectType.workoutType()
+    static let effort = HKQuantityType(.workoutEffortScore)
     static let slots = 40
     static let slotLength: TimeInterval = 1800
 
@@ -78,6 +81,9 @@ private struct Model {
     /// Food correlations: their UUID, owner and member.
     var correlations: [UUID: (app: String, member: UUID?)] = [:]
     var tombstones: [Tombstone] = []
+    /// Workouts, with their owner; effort scores, with their owner, workout and value.
+    var workouts: [UUID: (app: String, object: HKWorkout)] = [:]
+    var efforts: [UUID: (app: String, workout: UUID, value: Double)] = [:]
     var share: [String: Set<String>] = [:]
     var read: [String: Set<String>] = [:]
     var guest = false
@@ -112,11 +118,12 @@ private struct World {
         self.session = session
         random = PredicateRandom(state: seed &* 0x9E37_79B9)
         person = try session.person()
-        let types = Set(PrivacyPropertyTests.kinds.map(\.identifier) + [PrivacyPropertyTests.energy.identifier])
+        let all: Set<HKSampleType> = Set(PrivacyPropertyTests.kinds + [PrivacyPropertyTests.energy, PrivacyPropertyTests.effort])
+            .union([PrivacyPropertyTests.workout])
+        let types = Set(all.map(\.identifier))
         for app in PrivacyPropertyTests.apps {
             let manifest = AppManifest(bundleIdentifier: app, name: app, shareUsageDescription: "Reads.", updateUsageDescription: "Writes.")
             let store = try await session.app(manifest, answering: .allowAll)
-            let all: Set<HKSampleType> = Set(PrivacyPropertyTests.kinds + [PrivacyPropertyTests.energy])
             try await store.requestAuthorization(toShare: all, read: all)
             stores[app] = store
             model.share[app] = types
@@ -178,6 +185,7 @@ private struct World {
             case 45..<62: try setPermission()
             case 62..<65: try toggleGuest()
             case 65..<68: try await impersonate()
+            case 68..<76: try await rateWorkout()
             default: break
             }
             try await queryEverything(by: pick(PrivacyPropertyTests.apps))
@@ -292,11 +300,51 @@ private struct World {
     }
 
     mutating func setPermission() throws {
-        let app = pick(PrivacyPropertyTests.apps), type = pick(PrivacyPropertyTests.kinds + [PrivacyPropertyTests.energy])
+        let app = pick(PrivacyPropertyTests.apps)
+        let type: HKObjectType = pick(PrivacyPropertyTests.kinds + [PrivacyPropertyTests.energy, PrivacyPropertyTests.effort] as [HKObjectType]
+                                      + [PrivacyPropertyTests.workout])
         let share = chance(0.6), read = chance(0.5)
         try person.setPermission(app: app, type: type, share: share, read: read)
         if share { model.share[app, default: []].insert(type.identifier) } else { model.share[app, default: []].remove(type.identifier) }
         if read { model.read[app, default: []].insert(type.identifier) } else { model.read[app, default: []].remove(type.identifier) }
+    }
+
+    /// An app saves a workout now and then, and relates an effort score to a workout: its own, another app's, or one
+    /// never saved. Another app's workout it may not read is answered exactly as one never saved.
+    mutating func rateWorkout() async throws {
+        let app = pick(PrivacyPropertyTests.apps), store = stores[app]!
+        let workoutID = PrivacyPropertyTests.workout.identifier, effortID = PrivacyPropertyTests.effort.identifier
+        if model.workouts.isEmpty || chance(0.3) {
+            let start = day0.addingTimeInterval(Double(model.workouts.count) * 3600)
+            let workout = HKWorkout(activityType: .running, start: start, end: start.addingTimeInterval(1800))
+            let result = await outcome { try await store.save(workout) }
+            let allowed = !model.guest && model.mayShare(app, workoutID)
+            check((result == nil) == allowed, "\(app) saving a workout (guest \(model.guest), share \(model.mayShare(app, workoutID))): \(result ?? "saved")")
+            if result == nil { model.workouts[workout.uuid] = (app, workout) }
+        }
+        let known = model.workouts.values.sorted { $0.object.startDate < $1.object.startDate }
+        let never = HKWorkout(activityType: .running, start: day0, end: day0.addingTimeInterval(60))
+        let target = known.isEmpty || chance(0.2) ? (app: app, object: never) : pick(known)
+        func score() -> HKQuantitySample {
+            HKQuantitySample(type: PrivacyPropertyTests.effort, quantity: HKQuantity(unit: .appleEffortScore(), doubleValue: Double(Int.random(in: 1...10, using: &random))),
+                             start: target.object.startDate, end: target.object.endDate)
+        }
+        let rating = score()
+        let result = await outcome { _ = try await store.relateWorkoutEffortSample(rating, with: target.object, activity: nil) }
+        let absent = await outcome { _ = try await store.relateWorkoutEffortSample(score(), with: never, activity: nil) }
+        let saved = model.workouts[target.object.uuid] != nil
+        let visible = saved && (target.app == app || model.mayRead(app, workoutID))
+        let context = "\(app) rating \(target.app)'s \(saved ? "" : "unsaved ")workout (guest \(model.guest), share effort \(model.mayShare(app, effortID)), read workouts \(model.mayRead(app, workoutID)))"
+        if model.guest {
+            check(code(result) == HKError.Code.errorNotPermissibleForGuestUserMode.rawValue, "\(context): \(result ?? "related")")
+        } else if !model.mayShare(app, effortID) {
+            check(code(result) == HKError.Code.errorAuthorizationDenied.rawValue, "\(context): \(result ?? "related")")
+        } else if !visible {
+            check(result != nil && result == absent, "\(context): \(result ?? "related") vs never saved: \(absent ?? "related")")
+        } else {
+            check(result == nil, "\(context): \(result ?? "")")
+        }
+        if result == nil { model.efforts[rating.uuid] = (app, target.object.uuid, rating.quantity.doubleValue(for: .appleEffortScore())) }
     }
 
     mutating func toggleGuest() throws {
@@ -399,6 +447,19 @@ private struct World {
         let calories = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: PrivacyPropertyTests.energy)], sortDescriptors: [])
             .result(for: store)
         check(Set(calories.map(\.uuid)) == Set(model.visible(app, energy).map(\.uuid)), "\(app) sees \(calories.count) calorie samples")
+
+        // Each workout's effort scores: only when the app may see the workout, and of those only the ones it may see.
+        let workoutID = PrivacyPropertyTests.workout.identifier, effortID = PrivacyPropertyTests.effort.identifier
+        for (uuid, workout) in model.workouts.sorted(by: { $0.value.object.startDate < $1.value.object.startDate }) {
+            let related = try await HKSampleQueryDescriptor(
+                predicates: [.quantitySample(type: PrivacyPropertyTests.effort,
+                                             predicate: HKQuery.predicateForWorkoutEffortSamplesRelated(workout: workout.object, activity: nil))],
+                sortDescriptors: []).result(for: store)
+            let seesWorkout = workout.app == app || model.mayRead(app, workoutID)
+            let expected = seesWorkout ? model.efforts.filter { $0.value.workout == uuid && ($0.value.app == app || model.mayRead(app, effortID)) } : [:]
+            check(Set(related.map(\.uuid)) == Set(expected.keys),
+                  "\(app) sees \(related.count) scores of \(workout.app)'s workout, model \(expected.count) (read workouts \(model.mayRead(app, workoutID)), read effort \(model.mayRead(app, effortID)))")
+        }
     }
 
     /// The app's anchored query from its last anchor: the model's visible samples saved since, and the visible
