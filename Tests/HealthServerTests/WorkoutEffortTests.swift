@@ -55,6 +55,9 @@ struct WorkoutEffortTests {
             // As in HealthKit, `save` refuses an effort score: relating it is what saves it.
             let refused = await failure { try await store.save(rating); return true }
             #expect(refused?.code == .errorInvalidArgument && refused?.message.contains("relateWorkoutEffortSample") == true, "\(String(describing: refused))")
+            // Nor does adding it to the workout as one of its samples.
+            let added = await failure { try await store.addSamples([rating], to: workout); return true }
+            #expect(added?.code == .errorInvalidArgument && added?.message.contains("relateWorkoutEffortSample") == true, "\(String(describing: added))")
             #expect(try await store.relateWorkoutEffortSample(rating, with: workout, activity: nil))
             #expect(try await values(store, effort, HKQuery.predicateForWorkoutEffortSamplesRelated(workout: workout, activity: nil)) == [7])
             // Not an association of `add(_:to:)`: the workout's objects do not include it.

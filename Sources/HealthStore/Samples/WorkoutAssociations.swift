@@ -16,6 +16,10 @@ extension SampleStore {
             throw HKError.invalidArgument(
                 "only quantity and category samples can be added to a workout, not \(sample.sampleType.identifier) \(sample.uuid)")
         }
+        for sample in samples where Self.workoutEffortTypes.contains(sample.sampleType.identifier) {
+            throw HKError.invalidArgument(
+                "a workout effort score (\(sample.uuid)) rates a workout through relateWorkoutEffortSample(_:with:activity:), not as one of its samples")
+        }
         guard Set(samples.map(\.uuid)).count == samples.count else {
             throw HKError.invalidArgument("the samples to add to workout \(workout.uuid) hold one sample twice")
         }
