@@ -77,7 +77,7 @@ extension HealthAPIService {
     }
 
     /// The UUID a request names at `pointer`, or a 400 saying it is not one.
-    private static func uuid(_ text: String, at pointer: String = "/uuid") throws -> UUID {
+    static func uuid(_ text: String, at pointer: String = "/uuid") throws -> UUID {
         guard let uuid = UUID(uuidString: text) else {
             throw Problem(.badRequest, "invalid UUID", detail: "\(pointer): \"\(text)\" is not a UUID", code: .errorInvalidArgument, field: pointer)
         }

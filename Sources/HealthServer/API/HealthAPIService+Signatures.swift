@@ -9,9 +9,7 @@ import OpenHealthKit
 extension HealthAPIService {
     func verifySampleSignature(_ input: Operations.VerifySampleSignature.Input) async throws -> Operations.VerifySampleSignature.Output {
         let reference = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
-        guard let uuid = UUID(uuidString: reference.uuid) else {
-            throw Problem(.badRequest, "invalid UUID", detail: "/uuid: \"\(reference.uuid)\" is not a UUID", code: .errorInvalidArgument, field: "/uuid")
-        }
+        let uuid = try Self.uuid(reference.uuid)
         guard let type = HKObjectType.type(forIdentifier: reference._type) as? HKSampleType else {
             throw Self.unknownType(reference._type, at: "/type", kind: "sample type")
         }

@@ -8,8 +8,8 @@ import OpenHealthKit
 extension HealthAPIService {
     func relateWorkoutEffort(_ input: Operations.RelateWorkoutEffort.Input) async throws -> Operations.RelateWorkoutEffort.Output {
         let request = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
-        let workout = try Self.effortUUID(request.workout, at: "/workout")
-        let activity = try request.activity.map { try Self.effortUUID($0, at: "/activity") }
+        let workout = try Self.uuid(request.workout, at: "/workout")
+        let activity = try request.activity.map { try Self.uuid($0, at: "/activity") }
         let attempted = [request.sample._type: 1]
         return try await logged("save", attempted: attempted) { store in
             let sample = try Self.object(request.sample, at: "/sample")
@@ -20,19 +20,12 @@ extension HealthAPIService {
 
     func unrelateWorkoutEffort(_ input: Operations.UnrelateWorkoutEffort.Input) async throws -> Operations.UnrelateWorkoutEffort.Output {
         let request = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
-        let sample = try Self.effortUUID(request.sample, at: "/sample")
-        let workout = try Self.effortUUID(request.workout, at: "/workout")
-        let activity = try request.activity.map { try Self.effortUUID($0, at: "/activity") }
+        let sample = try Self.uuid(request.sample, at: "/sample")
+        let workout = try Self.uuid(request.workout, at: "/workout")
+        let activity = try request.activity.map { try Self.uuid($0, at: "/activity") }
         return try await logged("unrelate", attempted: [:]) { store in
             try await store.backend().unrelateWorkoutEffort(sample, workout: workout, activity: activity)
             return (.noContent, [:])
         }
-    }
-
-    private static func effortUUID(_ text: String, at pointer: String) throws -> UUID {
-        guard let uuid = UUID(uuidString: text) else {
-            throw Problem(.badRequest, "invalid UUID", detail: "\(pointer): \"\(text)\" is not a UUID", code: .errorInvalidArgument, field: pointer)
-        }
-        return uuid
     }
 }

@@ -29,12 +29,7 @@ extension SampleFilter {
     /// The filter with each workout association whose workout `visibility` hides replaced by one that selects nothing.
     fileprivate func resolvingWorkouts(_ visibility: ReadVisibility, in db: Database) throws -> SampleFilter {
         switch self {
-        case .workoutAssociation(let uuid):
-            let visible = try Bool.fetchOne(db, SQLRequest<Bool>(literal: """
-                SELECT EXISTS (SELECT 1 FROM sample WHERE uuid = \(uuid.uuidString) AND kind = 3 AND \(visibility.condition()))
-                """)) ?? false
-            return visible ? self : .uuids([])
-        case .workoutEffort(let uuid, _):
+        case .workoutAssociation(let uuid), .workoutEffort(let uuid, _):
             let visible = try Bool.fetchOne(db, SQLRequest<Bool>(literal: """
                 SELECT EXISTS (SELECT 1 FROM sample WHERE uuid = \(uuid.uuidString) AND kind = 3 AND \(visibility.condition()))
                 """)) ?? false
