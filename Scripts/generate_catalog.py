@@ -211,6 +211,17 @@ MODEL_ENUMS: dict[str, list[str] | None] = {
     "HKPhysicalEffortEstimationType": ["activityLookup", "deviceSensed"],
 }
 
+# Integer enums of enums.tsv that Swift nests in a class (`NS_SWIFT_NAME(HKStateOfMind.Label)`), in output order:
+# ObjC name → (owner class, nested name, expected case names or None to derive them only).
+NESTED_ENUMS: dict[str, tuple[str, str, list[str] | None]] = {
+    "HKStateOfMindKind": ("HKStateOfMind", "Kind", ["momentaryEmotion", "dailyMood"]),
+    "HKStateOfMindValenceClassification": ("HKStateOfMind", "ValenceClassification",
+                                           ["veryUnpleasant", "unpleasant", "slightlyUnpleasant", "neutral",
+                                            "slightlyPleasant", "pleasant", "veryPleasant"]),
+    "HKStateOfMindLabel": ("HKStateOfMind", "Label", None),
+    "HKStateOfMindAssociation": ("HKStateOfMind", "Association", None),
+}
+
 # Groups of enums.tsv that become global String constants, in output order.
 GLOBAL_STRING_GROUPS = [
     ("HKDevicePropertyKey", "Device property keys"),
@@ -532,6 +543,28 @@ def gen_model_enums(cat: Catalog) -> str:
     return swift_file(out)
 
 
+def gen_nested_enums(cat: Catalog) -> str:
+    out: list[str] = []
+    for name, (owner, nested, expected) in NESTED_ENUMS.items():
+        rows = cat.enum_rows(name)
+        cases = [(enum_case_name(name, r["case"]), int(r["raw_value"]), is_deprecated(r), r["case"]) for r in rows]
+        names = [c[0] for c in cases]
+        if expected is not None and names != expected:
+            raise TableError(f"{name}: derived case names {names}, expected {expected}")
+        out.append(f"extension {owner} {{")
+        out += [f"{INDENT}{line}" if line else line
+                for line in int_enum(nested, "Int", f"HealthKit's `{name}` (`{owner}.{nested}` in Swift), with Apple's raw values.",
+                                     cases)]
+        out += ["}", ""]
+    out += doc("Every constant of the nested enums above by its ObjC name (`HKStateOfMindLabelHappy`), with its raw value.")
+    out.append("package let nestedEnumRawValuesByName: [String: Int] = [")
+    for name in NESTED_ENUMS:
+        for r in cat.enum_rows(name):
+            out.append(f"{INDENT}{string(r['case'])}: {int(r['raw_value'])},")
+    out.append("]")
+    return swift_file(out)
+
+
 def gen_workout_activity_types(cat: Catalog) -> str:
     prefix = "HKWorkoutActivityType"
     out = doc("The kinds of workout, with Apple's raw values (1–80, 82–84, and 3000 for `other`).\n\n"
@@ -776,6 +809,7 @@ def generate(tables: str) -> dict[str, str]:
         "TypeIdentifierConstants.swift": gen_type_identifier_constants(cat),
         "HKCategoryValues.swift": gen_category_values(cat),
         "Enums.swift": gen_model_enums(cat),
+        "NestedEnums.swift": gen_nested_enums(cat),
         "HKWorkoutActivityType.swift": gen_workout_activity_types(cat),
         "Constants.swift": gen_constants(cat),
         "HealthCatalog+Tables.swift": gen_tables(cat),

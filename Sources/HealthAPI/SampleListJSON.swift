@@ -9,7 +9,7 @@ package import HealthModel
 ///
 /// The fields every sample has (its UUID, type, dates, quantity or value, metadata, source, device, count) go by hand;
 /// the rare compound ones (a workout's fields, a correlation's samples, a series summary, a clinical record, a CDA
-/// document, an electrocardiogram) go through the generated `Codable` code, their text spliced in or cut out, so nothing
+/// document, an electrocardiogram, a state of mind) go through the generated `Codable` code, their text spliced in or cut out, so nothing
 /// the document allows is left out. Reading is as strict as the generated decoder: a field the document does not allow,
 /// a value of the wrong kind or a missing required field is a ``WireFieldError`` naming the field.
 package enum SampleListJSON {
@@ -168,6 +168,7 @@ package enum SampleListJSON {
         if let index = sample.sourceIndex { writer.next("sourceIndex"); writer.integer(index) }
         writer.next("startDate")
         try parts.date(sample.startDate, to: &writer)
+        if let state = sample.stateOfMind { writer.next("stateOfMind"); try parts.encoded(state, to: &writer) }
         writer.next("type")
         writer.string(sample._type)
         writer.next("uuid")
@@ -377,6 +378,7 @@ package enum SampleListJSON {
                     case "clinical": sample.clinical = try decoding.decoded(Components.Schemas.ClinicalRecord.self, &reader)
                     case "electrocardiogram": sample.electrocardiogram = try decoding.decoded(Components.Schemas.Electrocardiogram.self, &reader)
                     case "document": sample.document = try decoding.decoded(Components.Schemas.CDADocument.self, &reader)
+                    case "stateOfMind": sample.stateOfMind = try decoding.decoded(Components.Schemas.StateOfMind.self, &reader)
                     default: throw Misread("is not a field of a sample")
                     }
                 }

@@ -86,13 +86,52 @@ package enum WireSample {
             let checked = try HKCDADocumentSample(data: data, start: wire.startDate, end: wire.endDate, metadata: metadata)
             return HKCDADocumentSample(document: document, start: checked.startDate, end: checked.endDate, uuid: uuid, metadata: checked.metadataValues,
                                        device: device)
+        case is HKStateOfMindType:
+            guard wire.quantity == nil, wire.value == nil else {
+                throw field(wire.quantity != nil ? "quantity" : "value", "a state of mind has its valence in stateOfMind")
+            }
+            try noCompoundFields(wire, at: pointer)
+            guard let fields = wire.stateOfMind else { throw field("stateOfMind", "a state of mind needs its kind, valence, labels and associations") }
+            guard wire.startDate == wire.endDate else { throw field("endDate", "a state of mind is at one moment: its endDate must equal its startDate") }
+            let parts = try stateOfMindParts(fields, at: pointer + "/stateOfMind")
+            let checked: HKStateOfMind
+            do {
+                checked = try HKStateOfMind.validated(date: wire.startDate, kind: parts.kind, valence: fields.valence, labels: parts.labels,
+                                                      associations: parts.associations, metadata: metadata)
+            } catch let error as HKError where error.message.contains("valence") {
+                throw field("stateOfMind/valence", error.message)
+            }
+            return HKStateOfMind(date: wire.startDate, kind: parts.kind, valence: fields.valence, labels: parts.labels,
+                                 associations: parts.associations, uuid: uuid, metadata: checked.metadataValues, device: device)
         case let type as HKClinicalType:
             throw HKError(.errorAuthorizationDenied, "clinical records are read-only: apps cannot save or delete them (\(type.identifier) \(uuid))")
         case .some:
-            throw field("type", "\(wire._type) samples cannot go through the daemon yet (quantity, category, workout, correlation and CDA document samples can)")
+            throw field("type", "\(wire._type) samples cannot go through the daemon yet (quantity, category, workout, correlation, state of mind and CDA document samples can)")
         case nil:
             throw field("type", "\"\(wire._type)\" is not a HealthKit sample type identifier")
         }
+    }
+
+    /// A state of mind's kind, labels and associations from their raw values; an unknown one is an error naming it.
+    static func stateOfMindParts(_ fields: Components.Schemas.StateOfMind, at pointer: String) throws
+        -> (kind: HKStateOfMind.Kind, labels: [HKStateOfMind.Label], associations: [HKStateOfMind.Association])
+    {
+        guard let kind = HKStateOfMind.Kind(rawValue: fields.kind) else {
+            throw WireFieldError(pointer + "/kind", "\(fields.kind) is not an HKStateOfMind.Kind (1 momentary emotion, 2 daily mood)")
+        }
+        let labels = try fields.labels.enumerated().map { index, raw in
+            guard let label = HKStateOfMind.Label(rawValue: raw) else {
+                throw WireFieldError("\(pointer)/labels/\(index)", "\(raw) is not an HKStateOfMind.Label")
+            }
+            return label
+        }
+        let associations = try fields.associations.enumerated().map { index, raw in
+            guard let association = HKStateOfMind.Association(rawValue: raw) else {
+                throw WireFieldError("\(pointer)/associations/\(index)", "\(raw) is not an HKStateOfMind.Association")
+            }
+            return association
+        }
+        return (kind, labels, associations)
     }
 
     /// What a series builder sends of its sample (`/v1/objects/quantity-series`): the UUID, the quantity type, the unit
@@ -303,6 +342,14 @@ package enum WireSample {
                 }.map { HKQuantity(unit: perMinute, doubleValue: $0.doubleValue(for: perMinute)) },
                 symptomsStatus: HKElectrocardiogram.SymptomsStatus(rawValue: ecg.symptomsStatus) ?? .notSet,
                 uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
+        case is HKStateOfMindType:
+            guard let fields = wire.stateOfMind else { throw field("stateOfMind", "a state of mind needs its stateOfMind fields") }
+            let parts = try stateOfMindParts(fields, at: pointer + "/stateOfMind")
+            guard (try? HKStateOfMind.checkValence(fields.valence)) != nil else {
+                throw field("stateOfMind/valence", "\(fields.valence) is not a valence from -1 to 1")
+            }
+            return HKStateOfMind(date: wire.startDate, kind: parts.kind, valence: fields.valence, labels: parts.labels,
+                                 associations: parts.associations, uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
         case let type as HKSeriesType where type == HKSeriesType.heartbeat():
             return HKHeartbeatSeriesSample(count: wire.count ?? 0, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
                                            sourceRevision: revision, device: device)
@@ -310,7 +357,7 @@ package enum WireSample {
             return HKWorkoutRoute(count: wire.count ?? 0, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
                                   sourceRevision: revision, device: device)
         default:
-            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples, CDA documents, clinical records, electrocardiograms, heartbeat series and workout routes can)")
+            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples, states of mind, CDA documents, clinical records, electrocardiograms, heartbeat series and workout routes can)")
         }
     }
 
@@ -319,7 +366,7 @@ package enum WireSample {
     package static func canCarry(_ object: HKObject) -> Bool {
         guard let type = (object as? HKSample)?.sampleType else { return false }
         return type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKDocumentType
-            || type is HKClinicalType
+            || type is HKClinicalType || type is HKStateOfMindType
     }
 
     /// Whether the samples of `type` come back through the daemon as `Sample`s: those an app saves, and the read-only
@@ -328,6 +375,7 @@ package enum WireSample {
     package static func carries(_ type: HKSampleType) -> Bool {
         type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKDocumentType
             || type is HKClinicalType || type is HKElectrocardiogramType || type == HKSeriesType.heartbeat() || type == HKSeriesType.workoutRoute()
+            || type is HKStateOfMindType
     }
 
     /// Samples as a list the daemon sends (`SampleList`, `AnchoredChanges`): each source revision and device once, in
@@ -403,6 +451,9 @@ package enum WireSample {
                                            averageHeartRate: ecg.averageHeartRate.map(wireQuantity),
                                            samplingFrequency: ecg.samplingFrequency.map(wireQuantity),
                                            numberOfVoltageMeasurements: ecg.numberOfVoltageMeasurements)
+        case let state as HKStateOfMind:
+            wire.stateOfMind = .init(kind: state.kind.rawValue, valence: state.valence, labels: state.labels.map(\.rawValue),
+                                     associations: state.associations.map(\.rawValue))
         case let series as HKHeartbeatSeriesSample:
             wire.count = series.count
         case let route as HKWorkoutRoute:

@@ -3319,7 +3319,7 @@ package enum OpenAPIDocument {
           "endDate"
         ],
         "additionalProperties": false,
-        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a CDA document (with `document`), a correlation (with `objects`), and read only: a clinical record (with `clinical`), an electrocardiogram (with `electrocardiogram`), a heartbeat series (its beats in `count`) or a workout route (its locations in `count`).",
+        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a CDA document (with `document`), a correlation (with `objects`), a state of mind (with `stateOfMind`), and read only: a clinical record (with `clinical`), an electrocardiogram (with `electrocardiogram`), a heartbeat series (its beats in `count`) or a workout route (its locations in `count`).",
         "properties": {
           "uuid": {
             "type": "string",
@@ -3390,6 +3390,9 @@ package enum OpenAPIDocument {
           },
           "electrocardiogram": {
             "$ref": "#/components/schemas/Electrocardiogram"
+          },
+          "stateOfMind": {
+            "$ref": "#/components/schemas/StateOfMind"
           },
           "document": {
             "$ref": "#/components/schemas/CDADocument"
@@ -3736,6 +3739,10 @@ package enum OpenAPIDocument {
               "dateCompare",
               "electrocardiogramClassification",
               "electrocardiogramSymptoms",
+              "stateOfMindValence",
+              "stateOfMindKind",
+              "stateOfMindLabel",
+              "stateOfMindAssociation",
               "uuids",
               "sources",
               "sourceRevisions",
@@ -4738,6 +4745,51 @@ package enum OpenAPIDocument {
           "numberOfVoltageMeasurements": {
             "type": "integer",
             "minimum": 0
+          }
+        }
+      },
+      "StateOfMind": {
+        "type": "object",
+        "required": [
+          "kind",
+          "valence",
+          "labels",
+          "associations"
+        ],
+        "additionalProperties": false,
+        "description": "How the person felt (HKStateOfMind): its date is the sample's startDate and endDate, which are equal.",
+        "properties": {
+          "kind": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 2,
+            "description": "HKStateOfMind.Kind's raw value: 1 momentary emotion, 2 daily mood."
+          },
+          "valence": {
+            "type": "number",
+            "minimum": -1,
+            "maximum": 1,
+            "description": "From -1 (very unpleasant) to 1 (very pleasant)."
+          },
+          "labels": {
+            "type": "array",
+            "items": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 38
+            },
+            "maxItems": 38,
+            "description": "HKStateOfMind.Label raw values, in the order given."
+          },
+          "associations": {
+            "type": "array",
+            "items": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 18
+            },
+            "maxItems": 18,
+            "description": "HKStateOfMind.Association raw values, in the order given."
           }
         }
       },

@@ -492,7 +492,7 @@ extension Components {
                 case operatingSystemVersion
             }
         }
-        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a CDA document (with `document`), a correlation (with `objects`), and read only: a clinical record (with `clinical`), an electrocardiogram (with `electrocardiogram`), a heartbeat series (its beats in `count`) or a workout route (its locations in `count`).
+        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a CDA document (with `document`), a correlation (with `objects`), a state of mind (with `stateOfMind`), and read only: a clinical record (with `clinical`), an electrocardiogram (with `electrocardiogram`), a heartbeat series (its beats in `count`) or a workout route (its locations in `count`).
         ///
         /// - Remark: Generated from `#/components/schemas/Sample`.
         package struct Sample: Codable, Hashable, Sendable {
@@ -560,6 +560,8 @@ extension Components {
             package var clinical: Components.Schemas.ClinicalRecord?
             /// - Remark: Generated from `#/components/schemas/Sample/electrocardiogram`.
             package var electrocardiogram: Components.Schemas.Electrocardiogram?
+            /// - Remark: Generated from `#/components/schemas/Sample/stateOfMind`.
+            package var stateOfMind: Components.Schemas.StateOfMind?
             /// - Remark: Generated from `#/components/schemas/Sample/document`.
             package var document: Components.Schemas.CDADocument?
             /// Creates a new `Sample`.
@@ -582,6 +584,7 @@ extension Components {
             ///   - objects: A correlation's samples (quantity and category samples), e.g. a blood pressure reading's systolic and diastolic samples.
             ///   - clinical:
             ///   - electrocardiogram:
+            ///   - stateOfMind:
             ///   - document:
             package init(
                 uuid: Swift.String,
@@ -601,6 +604,7 @@ extension Components {
                 objects: [Components.Schemas.CorrelationMember]? = nil,
                 clinical: Components.Schemas.ClinicalRecord? = nil,
                 electrocardiogram: Components.Schemas.Electrocardiogram? = nil,
+                stateOfMind: Components.Schemas.StateOfMind? = nil,
                 document: Components.Schemas.CDADocument? = nil
             ) {
                 self.uuid = uuid
@@ -620,6 +624,7 @@ extension Components {
                 self.objects = objects
                 self.clinical = clinical
                 self.electrocardiogram = electrocardiogram
+                self.stateOfMind = stateOfMind
                 self.document = document
             }
             package enum CodingKeys: String, CodingKey {
@@ -640,6 +645,7 @@ extension Components {
                 case objects
                 case clinical
                 case electrocardiogram
+                case stateOfMind
                 case document
             }
             package init(from decoder: any Swift.Decoder) throws {
@@ -712,6 +718,10 @@ extension Components {
                     Components.Schemas.Electrocardiogram.self,
                     forKey: .electrocardiogram
                 )
+                self.stateOfMind = try container.decodeIfPresent(
+                    Components.Schemas.StateOfMind.self,
+                    forKey: .stateOfMind
+                )
                 self.document = try container.decodeIfPresent(
                     Components.Schemas.CDADocument.self,
                     forKey: .document
@@ -734,6 +744,7 @@ extension Components {
                     "objects",
                     "clinical",
                     "electrocardiogram",
+                    "stateOfMind",
                     "document"
                 ])
             }
@@ -1346,6 +1357,10 @@ extension Components {
                 case dateCompare = "dateCompare"
                 case electrocardiogramClassification = "electrocardiogramClassification"
                 case electrocardiogramSymptoms = "electrocardiogramSymptoms"
+                case stateOfMindValence = "stateOfMindValence"
+                case stateOfMindKind = "stateOfMindKind"
+                case stateOfMindLabel = "stateOfMindLabel"
+                case stateOfMindAssociation = "stateOfMindAssociation"
                 case uuids = "uuids"
                 case sources = "sources"
                 case sourceRevisions = "sourceRevisions"
@@ -3500,6 +3515,76 @@ extension Components {
                     "averageHeartRate",
                     "samplingFrequency",
                     "numberOfVoltageMeasurements"
+                ])
+            }
+        }
+        /// How the person felt (HKStateOfMind): its date is the sample's startDate and endDate, which are equal.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StateOfMind`.
+        package struct StateOfMind: Codable, Hashable, Sendable {
+            /// HKStateOfMind.Kind's raw value: 1 momentary emotion, 2 daily mood.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StateOfMind/kind`.
+            package var kind: Swift.Int
+            /// From -1 (very unpleasant) to 1 (very pleasant).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StateOfMind/valence`.
+            package var valence: Swift.Double
+            /// HKStateOfMind.Label raw values, in the order given.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StateOfMind/labels`.
+            package var labels: [Swift.Int]
+            /// HKStateOfMind.Association raw values, in the order given.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StateOfMind/associations`.
+            package var associations: [Swift.Int]
+            /// Creates a new `StateOfMind`.
+            ///
+            /// - Parameters:
+            ///   - kind: HKStateOfMind.Kind's raw value: 1 momentary emotion, 2 daily mood.
+            ///   - valence: From -1 (very unpleasant) to 1 (very pleasant).
+            ///   - labels: HKStateOfMind.Label raw values, in the order given.
+            ///   - associations: HKStateOfMind.Association raw values, in the order given.
+            package init(
+                kind: Swift.Int,
+                valence: Swift.Double,
+                labels: [Swift.Int],
+                associations: [Swift.Int]
+            ) {
+                self.kind = kind
+                self.valence = valence
+                self.labels = labels
+                self.associations = associations
+            }
+            package enum CodingKeys: String, CodingKey {
+                case kind
+                case valence
+                case labels
+                case associations
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.kind = try container.decode(
+                    Swift.Int.self,
+                    forKey: .kind
+                )
+                self.valence = try container.decode(
+                    Swift.Double.self,
+                    forKey: .valence
+                )
+                self.labels = try container.decode(
+                    [Swift.Int].self,
+                    forKey: .labels
+                )
+                self.associations = try container.decode(
+                    [Swift.Int].self,
+                    forKey: .associations
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "kind",
+                    "valence",
+                    "labels",
+                    "associations"
                 ])
             }
         }

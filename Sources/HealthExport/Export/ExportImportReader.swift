@@ -209,7 +209,7 @@ package struct ExportImportReader {
         /// The elements read as objects (Records and their metadata are read in place).
         static let elements: [StaticString] = ["Me", "MetadataEntry", "Correlation", "ActivitySummary", "Workout", "WorkoutEvent",
                                                "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute", "Location",
-                                               "FileReference", "ClinicalRecord"]
+                                               "FileReference", "ClinicalRecord", "StateOfMind"]
 
         /// Top-level elements the model does not hold, kept as written.
         static let keptElements: [StaticString] = ["Audiogram", "VisionPrescription"]
@@ -217,7 +217,7 @@ package struct ExportImportReader {
         /// Elements no element kept as written holds (a Record, what stands beside Records): one starting inside it means
         /// the kept element's end tag is missing.
         static let notInsideKept: [StaticString] = ["Record", "Correlation", "Workout", "ActivitySummary", "Me", "ExportDate", "ClinicalRecord",
-                                                    "Audiogram", "VisionPrescription"]
+                                                    "Audiogram", "VisionPrescription", "StateOfMind"]
 
         let batchSize: Int
         let sink: Sink
@@ -226,7 +226,7 @@ package struct ExportImportReader {
         var held: (offset: Int, line: Int, name: String)?
         /// The file's first element (`HealthData`), and whether its end tag was read.
         var outermost: (name: String, bytes: [UInt8], line: Int, closed: Bool)?
-        var isHolding: Bool { capture != nil || pending != nil || correlation != nil || workout != nil }
+        var isHolding: Bool { capture != nil || pending != nil || correlation != nil || workout != nil || stateOfMind != nil }
         /// An element being kept as written, with its children: where it goes, its XML so far, and how deep it is open.
         var capture: (name: String, intoRecord: Bool, xml: String, depth: Int)?
         var samplesRead = 0
@@ -253,6 +253,8 @@ package struct ExportImportReader {
         var activity: OpenWorkout?
         var event: (attributes: [String: String], line: Int, metadata: [(String, String)])?
         var route: OpenRoute?
+        /// An open StateOfMind (OpenHealthKit's element) and its metadata entries so far.
+        var stateOfMind: (attributes: [String: String], line: Int, metadata: [(String, String)])?
 
         /// A WorkoutRoute being read: its attributes, metadata, inline `Location`s (exports up to v8) and GPX files (later).
         struct OpenRoute {
@@ -286,7 +288,8 @@ package struct ExportImportReader {
                 guard let key = tag.attributes["key"], let value = tag.attributes["value"] else {
                     return report(line: tag.line, element: "MetadataEntry", reason: "a MetadataEntry without key or value")
                 }
-                if event != nil { event!.metadata.append((key, value)) }
+                if stateOfMind != nil { stateOfMind!.metadata.append((key, value)) }
+                else if event != nil { event!.metadata.append((key, value)) }
                 else if route != nil { route!.metadata.append((key, value)) }
                 else if activity != nil { activity!.metadata.append((key, value)) }
                 else if workout != nil {
@@ -328,6 +331,10 @@ package struct ExportImportReader {
                 if let location = location(tag) { route!.locations.append(location) }
             case "FileReference" where route != nil:
                 if let path = tag.attributes["path"], !path.isEmpty { route!.files.append(path) }
+            case "StateOfMind":
+                try closeUnterminated(before: "StateOfMind")
+                stateOfMind = (tag.attributes, tag.line, [])
+                if tag.selfClosing { try end("StateOfMind") }
             case "ClinicalRecord":
                 summary.clinicalRecords.append(ExportClinicalRow(attributes: tag.attributes, line: tag.line))
             default:
@@ -352,6 +359,10 @@ package struct ExportImportReader {
                 }
                 memberCreated.removeAll()
                 memberLegacy.removeAll()
+            case "StateOfMind":
+                guard let open = stateOfMind else { return }
+                stateOfMind = nil
+                if let made = stateOfMindSample(open) { try add(made, created: open.attributes["creationDate"]) }
             case "WorkoutEvent":
                 guard let open = event else { return }
                 event = nil
@@ -382,7 +393,7 @@ package struct ExportImportReader {
         /// file), so each is taken as ended here and reported, and what it read is stored rather than silently replaced.
         mutating func closeUnterminated(before name: String) throws {
             // The common case, on every Record: nothing is open.
-            guard pending != nil || (name != "Record" && (correlation != nil || workout != nil)) else { return }
+            guard pending != nil || stateOfMind != nil || (name != "Record" && (correlation != nil || workout != nil)) else { return }
             try closeUnterminated(name, where: "where the next <\(name)> starts")
         }
 
@@ -401,18 +412,20 @@ package struct ExportImportReader {
                 report(line: line, element: "XML", reason: "<\(element)> has no end tag: taken as ended \(place)")
             }
             // Innermost first: a Correlation's member before the Correlation, a workout's parts before the Workout.
-            let order = ["Record", "Correlation", "WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout"]
+            let order = ["StateOfMind", "Record", "Correlation", "WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout"]
             // What `name` can be inside: a Record in a Correlation; a workout's parts in a Workout (an event also in an
             // activity).
+            // A StateOfMind stands beside Records and holds none: any of them starting ends one left open.
             let closes: [String] = switch name {
-            case "Record": ["Record"]
-            case "Correlation": ["Record", "Correlation"]
-            case "Workout": ["Record", "Correlation", "WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout"]
+            case "Record": ["StateOfMind", "Record"]
+            case "Correlation": ["StateOfMind", "Record", "Correlation"]
+            case "Workout", "StateOfMind": ["StateOfMind", "Record", "Correlation", "WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout"]
             case "WorkoutActivity": ["WorkoutEvent", "WorkoutRoute", "WorkoutActivity"]
             default: [name]
             }
             for element in order where closes.contains(element) {
                 switch element {
+                case "StateOfMind": if let open = stateOfMind { unterminated(element, open.line); try end(element) }
                 case "Record": if let open = pending { unterminated(element, open.line); try closeRecord() }
                 case "Correlation": if let open = correlation { unterminated(element, open.line); try end(element) }
                 case "Workout": if let open = workout { unterminated(element, open.line); try end(element) }
@@ -619,6 +632,44 @@ package struct ExportImportReader {
             }
             return HKCorrelation(type: type, start: start, end: end, objects: Set(open.members), uuid: uuid,
                                  metadata: ExportMetadata.typed(open.metadata),
+                                 sourceRevision: records.revision(sourceName, a["sourceVersion"], device), device: device)
+        }
+
+        /// A `<StateOfMind>` (OpenHealthKit's element; see ExportDTD) as the sample.
+        mutating func stateOfMindSample(_ open: (attributes: [String: String], line: Int, metadata: [(String, String)])) -> HKStateOfMind? {
+            let a = open.attributes
+            if hasImpossibleDate(a, line: open.line, element: "StateOfMind", "startDate", "endDate", "creationDate") { return nil }
+            guard let sourceName = a["sourceName"], let start = a["startDate"].flatMap(ExportDates.parse),
+                  let end = a["endDate"].flatMap(ExportDates.parse), end == start else {
+                report(line: open.line, element: "StateOfMind", reason: "a StateOfMind without source or one valid date")
+                return nil
+            }
+            guard let kind = a["kind"].flatMap({ ExportNames.stateOfMindValue($0[...], prefix: "HKStateOfMindKind", as: HKStateOfMind.Kind.self) }) else {
+                report(line: open.line, element: "StateOfMind", reason: "a StateOfMind of unknown kind \(a["kind"] ?? "")")
+                return nil
+            }
+            guard let valence = a["valence"].flatMap(Double.init), (try? HKStateOfMind.checkValence(valence)) != nil else {
+                report(line: open.line, element: "StateOfMind", reason: "a StateOfMind whose valence is \(a["valence"] ?? "") (not from -1 to 1)")
+                return nil
+            }
+            func values<E: RawRepresentable>(_ key: String, _ prefix: String, _ type: E.Type) -> [E]? where E.RawValue == Int {
+                var made: [E] = []
+                for name in (a[key] ?? "").split(separator: " ") {
+                    guard let value = ExportNames.stateOfMindValue(name, prefix: prefix, as: type) else {
+                        report(line: open.line, element: "StateOfMind", reason: "a StateOfMind with unknown \(key) \(name)")
+                        return nil
+                    }
+                    made.append(value)
+                }
+                return made
+            }
+            guard let labels = values("labels", "HKStateOfMindLabel", HKStateOfMind.Label.self),
+                  let associations = values("associations", "HKStateOfMindAssociation", HKStateOfMind.Association.self) else { return nil }
+            let device = records.device(a["device"])
+            let key = "StateOfMind|\(kind.rawValue)|\(valence)|\(HKStateOfMind.rawList(labels))|\(HKStateOfMind.rawList(associations))|"
+                + "\(sourceName)|\(start.timeIntervalSince1970)"
+            return HKStateOfMind(date: start, kind: kind, valence: valence, labels: labels, associations: associations,
+                                 uuid: ExportSources.stableUUID(key + creationKey(a), start: start), metadata: ExportMetadata.typed(open.metadata),
                                  sourceRevision: records.revision(sourceName, a["sourceVersion"], device), device: device)
         }
 

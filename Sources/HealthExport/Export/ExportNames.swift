@@ -42,6 +42,23 @@ enum ExportNames {
     static let skinTypeNames = names(in: modelEnumRawValuesByName, prefix: "HKFitzpatrickSkinType")
     static let workoutEventTypeNames = names(in: modelEnumRawValuesByName, prefix: "HKWorkoutEventType")
 
+    static let stateOfMindKindNames = names(in: nestedEnumRawValuesByName, prefix: "HKStateOfMindKind")
+    static let stateOfMindLabelNames = names(in: nestedEnumRawValuesByName, prefix: "HKStateOfMindLabel")
+    static let stateOfMindAssociationNames = names(in: nestedEnumRawValuesByName, prefix: "HKStateOfMindAssociation")
+
+    /// A state of mind's kind, label or association by its ObjC name (`HKStateOfMindLabelHappy`).
+    static func stateOfMindName(_ kind: HKStateOfMind.Kind) -> String { stateOfMindKindNames[kind.rawValue] ?? String(kind.rawValue) }
+    static func stateOfMindName(_ label: HKStateOfMind.Label) -> String { stateOfMindLabelNames[label.rawValue] ?? String(label.rawValue) }
+    static func stateOfMindName(_ association: HKStateOfMind.Association) -> String {
+        stateOfMindAssociationNames[association.rawValue] ?? String(association.rawValue)
+    }
+
+    /// The value of an enum constant of a state of mind written by its ObjC name, if `name` is one of `prefix`'s.
+    static func stateOfMindValue<E: RawRepresentable>(_ name: Substring, prefix: String, as type: E.Type) -> E? where E.RawValue == Int {
+        guard name.hasPrefix(prefix), let raw = nestedEnumRawValuesByName[String(name)] else { return nil }
+        return E(rawValue: raw)
+    }
+
     /// A category sample's value as the export writes it: the value's name, or the number when the type has none.
     static func categoryValue(_ value: Int, type: String) -> String {
         categoryValueNames[type]?[value] ?? String(value)

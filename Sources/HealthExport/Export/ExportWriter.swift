@@ -94,6 +94,8 @@ package final class ExportWriter {
                 writeCorrelation(sample, members: members)
             case .quantity, .category:
                 writeRecord(sample, indent: 1)
+            case .stateOfMind(let state):
+                writeStateOfMind(sample, state)
             case .workout:
                 try writeWorkout(sample)
                 continue
@@ -168,6 +170,29 @@ package final class ExportWriter {
                 output.raw(extra)
                 output.raw("\n")
             }
+        }
+    }
+
+    /// A `<StateOfMind>`: an element of OpenHealthKit's, as Apple's export (version 14) leaves states of mind out. Beside
+    /// the Records, with a Record's `sourceName`, `sourceVersion`, `device` and dates (start and end equal) and
+    /// `MetadataEntry` children; `kind`, `valence` (−1…1), and `labels` and `associations` space-separated, each by its
+    /// ObjC name in the order the sample holds them:
+    ///
+    ///     <StateOfMind sourceName="Mood" creationDate="…" startDate="…" endDate="…" kind="HKStateOfMindKindDailyMood"
+    ///      valence="0.6" labels="HKStateOfMindLabelHappy HKStateOfMindLabelGrateful" associations="HKStateOfMindAssociationFamily"/>
+    ///
+    /// Apple's DTD, which the file opens with verbatim, does not declare it (readers of exports skip what they do not know).
+    private func writeStateOfMind(_ sample: ExportSample, _ state: HKStateOfMind) {
+        let zone = zone(of: sample)
+        output.raw(" <StateOfMind")
+        writeSource(sample)
+        writeDates(sample, zone: zone)
+        output.attribute("kind", ExportNames.stateOfMindName(state.kind))
+        output.attribute("valence", ExportNames.number(state.valence))
+        output.attribute("labels", state.labels.map(ExportNames.stateOfMindName).joined(separator: " "))
+        output.attribute("associations", state.associations.map(ExportNames.stateOfMindName).joined(separator: " "))
+        closeElement("StateOfMind", indent: 1, hasChildren: !sample.metadata.isEmpty) {
+            writeMetadata(sample.metadata, indent: 2, zone: zone)
         }
     }
 

@@ -132,8 +132,8 @@ extension HKQuery {
     }
 
     /// A predicate from a supported operator, or one that fails the query with a message naming the problem.
-    private class func comparison(_ operatorType: NSComparisonPredicate.Operator, _ what: String,
-                                  _ make: (ComparisonOperator) throws -> SampleFilter) -> NSPredicate {
+    class func comparison(_ operatorType: NSComparisonPredicate.Operator, _ what: String,
+                          _ make: (ComparisonOperator) throws -> SampleFilter) -> NSPredicate {
         let op: ComparisonOperator
         switch operatorType {
         case .lessThan: op = .lessThan

@@ -39,6 +39,19 @@ extension SampleFilter: Codable {
         case .electrocardiogramSymptoms(let raw):
             try c.encode("electrocardiogramSymptoms", forKey: .kind)
             try c.encode(raw, forKey: .value)
+        case .stateOfMindValence(let op, let valence):
+            try c.encode("stateOfMindValence", forKey: .kind)
+            try c.encode(op.rawValue, forKey: .operator)
+            try c.encode(valence, forKey: .value)
+        case .stateOfMindKind(let raw):
+            try c.encode("stateOfMindKind", forKey: .kind)
+            try c.encode(raw, forKey: .value)
+        case .stateOfMindLabel(let raw):
+            try c.encode("stateOfMindLabel", forKey: .kind)
+            try c.encode(raw, forKey: .value)
+        case .stateOfMindAssociation(let raw):
+            try c.encode("stateOfMindAssociation", forKey: .kind)
+            try c.encode(raw, forKey: .value)
         case .uuids(let uuids):
             try c.encode("uuids", forKey: .kind)
             try c.encode(uuids.map(\.uuidString).sorted(), forKey: .uuids)
@@ -163,6 +176,14 @@ extension SampleFilter: Codable {
             self = .electrocardiogramClassification(try c.decode(Int.self, forKey: .value))
         case "electrocardiogramSymptoms":
             self = .electrocardiogramSymptoms(try c.decode(Int.self, forKey: .value))
+        case "stateOfMindValence":
+            self = .stateOfMindValence(try c.comparison(), try c.decode(Double.self, forKey: .value))
+        case "stateOfMindKind":
+            self = .stateOfMindKind(try c.decode(Int.self, forKey: .value))
+        case "stateOfMindLabel":
+            self = .stateOfMindLabel(try c.decode(Int.self, forKey: .value))
+        case "stateOfMindAssociation":
+            self = .stateOfMindAssociation(try c.decode(Int.self, forKey: .value))
         case "uuids":
             self = .uuids(Set(try c.decode([UUID].self, forKey: .uuids)))
         case "sources":

@@ -10,6 +10,12 @@ package indirect enum SampleFilter: Sendable, Hashable {
     /// Electrocardiograms with this classification or symptoms status (raw values).
     case electrocardiogramClassification(Int)
     case electrocardiogramSymptoms(Int)
+    /// States of mind whose valence compares so to the value.
+    case stateOfMindValence(ComparisonOperator, Double)
+    /// States of mind of this kind, with this label among theirs, or with this association among theirs (raw values).
+    case stateOfMindKind(Int)
+    case stateOfMindLabel(Int)
+    case stateOfMindAssociation(Int)
     case uuids(Set<UUID>)
     /// Objects saved by any of these apps.
     case sources(Set<String>)
@@ -108,6 +114,15 @@ package indirect enum SampleFilter: Sendable, Hashable {
             return (object as? HKElectrocardiogram)?.classification.rawValue == raw
         case .electrocardiogramSymptoms(let raw):
             return (object as? HKElectrocardiogram)?.symptomsStatus.rawValue == raw
+        case .stateOfMindValence(let op, let valence):
+            guard let state = object as? HKStateOfMind else { return false }
+            return op.compare(state.valence, valence)
+        case .stateOfMindKind(let raw):
+            return (object as? HKStateOfMind)?.kind.rawValue == raw
+        case .stateOfMindLabel(let raw):
+            return (object as? HKStateOfMind)?.labels.contains { $0.rawValue == raw } ?? false
+        case .stateOfMindAssociation(let raw):
+            return (object as? HKStateOfMind)?.associations.contains { $0.rawValue == raw } ?? false
         case .dateCompare(let field, let op, let date):
             guard let sample = object as? HKSample else { return false }
             return op.compare(field == .startDate ? sample.startDate : sample.endDate, date)

@@ -231,6 +231,9 @@ extension HealthDatabase {
         CREATE INDEX "workoutEffort_on_workoutId" ON "workoutEffort"("workoutId")
         """#,
         #"""
+        CREATE TABLE "stateOfMind" ("sampleId" INTEGER PRIMARY KEY REFERENCES "sample"("id") ON DELETE CASCADE, "kind" INTEGER NOT NULL, "labels" TEXT NOT NULL, "associations" TEXT NOT NULL)
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

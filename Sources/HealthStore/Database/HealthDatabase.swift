@@ -997,6 +997,16 @@ package final class HealthDatabase: Sendable {
                 t.column("activityId", .integer).references("workoutActivity", onDelete: .cascade)
             }
         }
+        migrator.registerMigration("v34: states of mind") { db in
+            // A state of mind is a sample of kind 9 whose `value` is its valence (−1…+1); here its kind, and its labels and
+            // associations as the comma-separated raw values in the order the app gave them ("17,15", or "" for none).
+            try db.create(table: "stateOfMind") { t in
+                t.primaryKey("sampleId", .integer).references("sample", onDelete: .cascade)
+                t.column("kind", .integer).notNull()
+                t.column("labels", .text).notNull()
+                t.column("associations", .text).notNull()
+            }
+        }
         return migrator
     }()
 }

@@ -40,6 +40,15 @@ extension SampleFilter {
             return "sample.id IN (SELECT sampleId FROM electrocardiogram WHERE classification = \(raw))"
         case .electrocardiogramSymptoms(let raw):
             return "sample.id IN (SELECT sampleId FROM electrocardiogram WHERE symptomsStatus = \(raw))"
+        case .stateOfMindValence(let op, let valence):
+            return "(sample.kind = \(SampleKind.stateOfMind.rawValue) AND sample.value \(sql: op.rawValue) \(valence))"
+        case .stateOfMindKind(let raw):
+            return "sample.id IN (SELECT sampleId FROM stateOfMind WHERE kind = \(raw))"
+        case .stateOfMindLabel(let raw):
+            // Raw values between commas: "3" matches "3" and "17,3" but not "13".
+            return "sample.id IN (SELECT sampleId FROM stateOfMind WHERE ',' || labels || ',' LIKE \("%,\(raw),%"))"
+        case .stateOfMindAssociation(let raw):
+            return "sample.id IN (SELECT sampleId FROM stateOfMind WHERE ',' || associations || ',' LIKE \("%,\(raw),%"))"
         case .dateCompare(let field, let op, let date):
             return "sample.\(sql: field.rawValue) \(sql: op.rawValue) \(date.timeIntervalSinceReferenceDate)"
         case .uuids(let uuids):

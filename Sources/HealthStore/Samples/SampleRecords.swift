@@ -13,6 +13,7 @@ enum SampleKind: Int, Codable {
     case route = 6
     case heartbeatSeries = 7
     case electrocardiogram = 8
+    case stateOfMind = 9
 }
 
 /// A row of `sample`: one saved sample. Quantities keep both the SI-base value (for statistics in SQL)

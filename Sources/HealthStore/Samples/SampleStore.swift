@@ -96,6 +96,13 @@ package struct SampleStore: Sendable {
             case let ecg as HKElectrocardiogram:
                 throw HKError(.errorAuthorizationDenied,
                               "electrocardiograms are read-only: only the person's ECG recordings come into the store (\(ecg.uuid))")
+            case let state as HKStateOfMind:
+                // Made with HKStateOfMind's initializers, which check it; an archive decodes only valid ones.
+                try HKStateOfMind.checkValence(state.valence)
+                guard state.startDate == state.endDate else {
+                    throw HKError.invalidArgument("state of mind \(state.uuid) must be at one moment (its start and end dates differ)")
+                }
+                types.insert(state.sampleType)
             case let series as HKHeartbeatSeriesSample:
                 guard series.beats != nil else {
                     throw HKError.invalidArgument("heartbeat series \(series.uuid) carries no beats; build it with HKHeartbeatSeriesBuilder")
@@ -185,6 +192,9 @@ package struct SampleStore: Sendable {
         case let ecg as HKElectrocardiogram:
             kind = .electrocardiogram
             count = ecg.numberOfVoltageMeasurements
+        case let state as HKStateOfMind:
+            kind = .stateOfMind
+            value = state.valence
         default:
             break
         }
@@ -219,6 +229,9 @@ package struct SampleStore: Sendable {
         }
         if let ecg = sample as? HKElectrocardiogram {
             try SampleStore.insertRecording(of: ecg, sampleId: sampleId, in: db)
+        }
+        if let state = sample as? HKStateOfMind {
+            try SampleStore.insertStateOfMind(state, sampleId: sampleId, in: db)
         }
         if let document = (sample as? HKCDADocumentSample)?.document, let data = document.documentData {
             try db.execute(sql: """
@@ -481,6 +494,9 @@ package struct SampleStore: Sendable {
             case (.electrocardiogram, is HKElectrocardiogramType):
                 return try SampleStore.electrocardiogram(sampleId: id, start: start, end: end, count: row.count, uuid: uuid, metadata: metadata,
                                                          revision: revision, device: device, in: db)
+            case (.stateOfMind, is HKStateOfMindType):
+                return try SampleStore.stateOfMind(sampleId: id, date: start, valence: row.value ?? 0, uuid: uuid, metadata: metadata,
+                                                   revision: revision, device: device, in: db)
             case (.route, is HKSeriesType):
                 return HKWorkoutRoute(count: row.count, start: start, end: end, uuid: uuid, metadata: metadata, sourceRevision: revision,
                                       device: device)

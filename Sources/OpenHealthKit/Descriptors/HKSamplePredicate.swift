@@ -67,6 +67,13 @@ extension HKSamplePredicate where Sample == HKElectrocardiogram {
     }
 }
 
+extension HKSamplePredicate where Sample == HKStateOfMind {
+    /// States of mind matching `predicate` (e.g. `HKQuery.predicateForStatesOfMind(with: .dailyMood)`).
+    public static func stateOfMind(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKStateOfMind> {
+        .init(sampleType: HKObjectType.stateOfMindType(), predicate: predicate)
+    }
+}
+
 extension HKSamplePredicate where Sample == HKClinicalRecord {
     public static func clinicalRecord(type: HKClinicalType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKClinicalRecord> {
         .init(sampleType: type, predicate: predicate)

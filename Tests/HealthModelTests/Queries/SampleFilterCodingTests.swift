@@ -8,7 +8,8 @@ import Testing
 struct SampleFilterCodingTests {
     /// The cases of `SampleFilter`, each named as its JSON `"kind"`.
     enum Kind: String, CaseIterable {
-        case dateRange, dateCompare, electrocardiogramClassification, electrocardiogramSymptoms, uuids, sources, sourceRevisions,
+        case dateRange, dateCompare, electrocardiogramClassification, electrocardiogramSymptoms, stateOfMindValence, stateOfMindKind,
+             stateOfMindLabel, stateOfMindAssociation, uuids, sources, sourceRevisions,
              devices, deviceProperty, metadataKeyExists, metadataValues, noCorrelation, workoutActivityType, quantity,
              categoryValue, workoutDuration, workoutStatistic, metadataCompare, correlationMember, activitySummaryDays,
              workoutAssociation, workoutEffort, relevantDate, fhirResourceType, fhirResource, activity, workoutsWithActivity, and, or, not,
@@ -23,6 +24,10 @@ struct SampleFilterCodingTests {
         case .dateCompare: .dateCompare
         case .electrocardiogramClassification: .electrocardiogramClassification
         case .electrocardiogramSymptoms: .electrocardiogramSymptoms
+        case .stateOfMindValence: .stateOfMindValence
+        case .stateOfMindKind: .stateOfMindKind
+        case .stateOfMindLabel: .stateOfMindLabel
+        case .stateOfMindAssociation: .stateOfMindAssociation
         case .uuids: .uuids
         case .sources: .sources
         case .sourceRevisions: .sourceRevisions
@@ -117,6 +122,14 @@ struct SampleFilterCodingTests {
             return [.electrocardiogramClassification(2)]
         case .electrocardiogramSymptoms:
             return [.electrocardiogramSymptoms(-1)]
+        case .stateOfMindValence:
+            return [.stateOfMindValence(.lessThanOrEqualTo, -0.25), .stateOfMindValence(.notEqualTo, 1)]
+        case .stateOfMindKind:
+            return [.stateOfMindKind(2)]
+        case .stateOfMindLabel:
+            return [.stateOfMindLabel(38)]
+        case .stateOfMindAssociation:
+            return [.stateOfMindAssociation(13)]
         case .uuids:
             return [.uuids([uuidA, uuidB]), .uuids([])]
         case .sources:
