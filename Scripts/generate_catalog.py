@@ -220,6 +220,11 @@ NESTED_ENUMS: dict[str, tuple[str, str, list[str] | None]] = {
                                             "slightlyPleasant", "pleasant", "veryPleasant"]),
     "HKStateOfMindLabel": ("HKStateOfMind", "Label", None),
     "HKStateOfMindAssociation": ("HKStateOfMind", "Association", None),
+    "HKGAD7AssessmentAnswer": ("HKGAD7Assessment", "Answer", ["notAtAll", "severalDays", "moreThanHalfTheDays", "nearlyEveryDay"]),
+    "HKGAD7AssessmentRisk": ("HKGAD7Assessment", "Risk", ["noneToMinimal", "mild", "moderate", "severe"]),
+    "HKPHQ9AssessmentAnswer": ("HKPHQ9Assessment", "Answer", ["notAtAll", "severalDays", "moreThanHalfTheDays", "nearlyEveryDay",
+                                                              "preferNotToAnswer"]),
+    "HKPHQ9AssessmentRisk": ("HKPHQ9Assessment", "Risk", ["noneToMinimal", "mild", "moderate", "moderatelySevere", "severe"]),
 }
 
 # Groups of enums.tsv that become global String constants, in output order.

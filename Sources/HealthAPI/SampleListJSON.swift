@@ -9,7 +9,7 @@ package import HealthModel
 ///
 /// The fields every sample has (its UUID, type, dates, quantity or value, metadata, source, device, count) go by hand;
 /// the rare compound ones (a workout's fields, a correlation's samples, a series summary, a clinical record, a CDA
-/// document, an electrocardiogram, a state of mind) go through the generated `Codable` code, their text spliced in or cut out, so nothing
+/// document, an electrocardiogram, a state of mind, a scored assessment) go through the generated `Codable` code, their text spliced in or cut out, so nothing
 /// the document allows is left out. Reading is as strict as the generated decoder: a field the document does not allow,
 /// a value of the wrong kind or a missing required field is a ``WireFieldError`` naming the field.
 package enum SampleListJSON {
@@ -163,6 +163,7 @@ package enum SampleListJSON {
         }
         if let objects = sample.objects { writer.next("objects"); try parts.encoded(objects, to: &writer) }
         if let quantity = sample.quantity { writer.next("quantity"); try write(quantity, to: &writer) }
+        if let assessment = sample.scoredAssessment { writer.next("scoredAssessment"); try parts.encoded(assessment, to: &writer) }
         if let series = sample.series { writer.next("series"); try parts.encoded(series, to: &writer) }
         if let source = sample.source { writer.next("source"); write(source, to: &writer) }
         if let index = sample.sourceIndex { writer.next("sourceIndex"); writer.integer(index) }
@@ -378,6 +379,7 @@ package enum SampleListJSON {
                     case "clinical": sample.clinical = try decoding.decoded(Components.Schemas.ClinicalRecord.self, &reader)
                     case "electrocardiogram": sample.electrocardiogram = try decoding.decoded(Components.Schemas.Electrocardiogram.self, &reader)
                     case "document": sample.document = try decoding.decoded(Components.Schemas.CDADocument.self, &reader)
+                    case "scoredAssessment": sample.scoredAssessment = try decoding.decoded(Components.Schemas.ScoredAssessment.self, &reader)
                     case "stateOfMind": sample.stateOfMind = try decoding.decoded(Components.Schemas.StateOfMind.self, &reader)
                     default: throw Misread("is not a field of a sample")
                     }

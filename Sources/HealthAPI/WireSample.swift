@@ -103,10 +103,30 @@ package enum WireSample {
             }
             return HKStateOfMind(date: wire.startDate, kind: parts.kind, valence: fields.valence, labels: parts.labels,
                                  associations: parts.associations, uuid: uuid, metadata: checked.metadataValues, device: device)
+        case let type as HKScoredAssessmentType:
+            guard wire.quantity == nil, wire.value == nil else {
+                throw field(wire.quantity != nil ? "quantity" : "value", "a scored assessment has its answers in scoredAssessment")
+            }
+            try noCompoundFields(wire, at: pointer)
+            guard let fields = wire.scoredAssessment else { throw field("scoredAssessment", "a scored assessment needs its answers") }
+            guard wire.startDate == wire.endDate else { throw field("endDate", "a scored assessment is at one moment: its endDate must equal its startDate") }
+            let checked: [String: HKMetadataValue]?
+            do { checked = try MetadataValidation.validate(metadata) } catch let error as HKError { throw field("metadata", error.message) }
+            let made: HKScoredAssessment
+            do {
+                made = try HKScoredAssessment.make(type: type, date: wire.startDate, answerRawValues: fields.answers, uuid: uuid, metadata: checked,
+                                                   device: device)
+            } catch let error as HKError {
+                throw field("scoredAssessment/answers", error.message)
+            }
+            if let score = fields.score, score != made.score {
+                throw field("scoredAssessment/score", "the answers score \(made.score), not \(score)")
+            }
+            return made
         case let type as HKClinicalType:
             throw HKError(.errorAuthorizationDenied, "clinical records are read-only: apps cannot save or delete them (\(type.identifier) \(uuid))")
         case .some:
-            throw field("type", "\(wire._type) samples cannot go through the daemon yet (quantity, category, workout, correlation, state of mind and CDA document samples can)")
+            throw field("type", "\(wire._type) samples cannot go through the daemon yet (quantity, category, workout, correlation, state of mind, scored assessment and CDA document samples can)")
         case nil:
             throw field("type", "\"\(wire._type)\" is not a HealthKit sample type identifier")
         }
@@ -350,6 +370,14 @@ package enum WireSample {
             }
             return HKStateOfMind(date: wire.startDate, kind: parts.kind, valence: fields.valence, labels: parts.labels,
                                  associations: parts.associations, uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
+        case let type as HKScoredAssessmentType:
+            guard let fields = wire.scoredAssessment else { throw field("scoredAssessment", "a scored assessment needs its answers") }
+            do {
+                return try HKScoredAssessment.make(type: type, date: wire.startDate, answerRawValues: fields.answers, uuid: uuid, metadata: metadata,
+                                                   sourceRevision: revision, device: device)
+            } catch let error as HKError {
+                throw field("scoredAssessment/answers", error.message)
+            }
         case let type as HKSeriesType where type == HKSeriesType.heartbeat():
             return HKHeartbeatSeriesSample(count: wire.count ?? 0, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
                                            sourceRevision: revision, device: device)
@@ -357,7 +385,7 @@ package enum WireSample {
             return HKWorkoutRoute(count: wire.count ?? 0, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
                                   sourceRevision: revision, device: device)
         default:
-            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples, states of mind, CDA documents, clinical records, electrocardiograms, heartbeat series and workout routes can)")
+            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples, states of mind, scored assessments, CDA documents, clinical records, electrocardiograms, heartbeat series and workout routes can)")
         }
     }
 
@@ -366,7 +394,7 @@ package enum WireSample {
     package static func canCarry(_ object: HKObject) -> Bool {
         guard let type = (object as? HKSample)?.sampleType else { return false }
         return type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKDocumentType
-            || type is HKClinicalType || type is HKStateOfMindType
+            || type is HKClinicalType || type is HKStateOfMindType || type is HKScoredAssessmentType
     }
 
     /// Whether the samples of `type` come back through the daemon as `Sample`s: those an app saves, and the read-only
@@ -375,7 +403,7 @@ package enum WireSample {
     package static func carries(_ type: HKSampleType) -> Bool {
         type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKDocumentType
             || type is HKClinicalType || type is HKElectrocardiogramType || type == HKSeriesType.heartbeat() || type == HKSeriesType.workoutRoute()
-            || type is HKStateOfMindType
+            || type is HKStateOfMindType || type is HKScoredAssessmentType
     }
 
     /// Samples as a list the daemon sends (`SampleList`, `AnchoredChanges`): each source revision and device once, in
@@ -454,6 +482,8 @@ package enum WireSample {
         case let state as HKStateOfMind:
             wire.stateOfMind = .init(kind: state.kind.rawValue, valence: state.valence, labels: state.labels.map(\.rawValue),
                                      associations: state.associations.map(\.rawValue))
+        case let assessment as HKScoredAssessment:
+            wire.scoredAssessment = .init(answers: assessment.answerRawValues, score: assessment.score)
         case let series as HKHeartbeatSeriesSample:
             wire.count = series.count
         case let route as HKWorkoutRoute:

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 @testable import OpenHealthKit
 
-/// States of mind in an export: Apple's export leaves them out, so OpenHealthKit writes them as `<StateOfMind>`
-/// elements of its own, which its importer reads back into the same samples (and bad ones are reported, not stored).
-@Suite("States of mind in an export")
+/// States of mind and scored assessments in an export: Apple's export leaves them out, so OpenHealthKit writes them as
+/// `<StateOfMind>` and `<ScoredAssessment>` elements of its own, which its importer reads back into the same samples (and
+/// bad ones are reported, not stored).
+@Suite("States of mind and scored assessments in an export")
 struct StateOfMindExportTests {
     let type = HKObjectType.stateOfMindType()
     let date = Date(timeIntervalSince1970: 1_790_000_000)  // 2026-09-21 14:13:20 UTC
@@ -70,5 +71,30 @@ struct StateOfMindExportTests {
         try await store.requestAuthorization(toShare: [], read: [type])
         let read = try await sorted(store)
         #expect(read.map(\.labels) == [[.happy]] && read.first?.metadata?[HKMetadataKeyWasUserEntered] as? Int == 1)
+    }
+
+    @Test func scoredAssessmentsGoOutAsScoredAssessmentElementsAndComeBackTheSame() async throws {
+        let gad7 = HKScoredAssessmentType(.GAD7), phq9 = HKScoredAssessmentType(.PHQ9)
+        let (store, _, folder) = makeStore(.allowAll)
+        try await store.requestAuthorization(toShare: [gad7, phq9], read: [gad7, phq9])
+        let answers: [HKPHQ9Assessment.Answer] = [.severalDays, .notAtAll, .notAtAll, .nearlyEveryDay, .notAtAll, .notAtAll, .notAtAll,
+                                                  .moreThanHalfTheDays, .preferNotToAnswer]
+        try await store.save([HKGAD7Assessment(date: date, answers: Array(repeating: .severalDays, count: 7)),
+                              HKPHQ9Assessment(date: date.addingTimeInterval(60), answers: answers)])
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-sa-\(UUID().uuidString)/apple_health_export")
+        let written = try HealthPerson(storeDirectory: folder).exportHealthData(to: out)
+        let xml = try String(contentsOf: written.url.appendingPathComponent("export.xml"), encoding: .utf8)
+        #expect(xml.contains(#"<ScoredAssessment type="HKScoredAssessmentTypeIdentifierGAD7" sourceName="Steps""#))
+        #expect(xml.contains(#"score="6" answers="HKPHQ9AssessmentAnswerSeveralDays HKPHQ9AssessmentAnswerNotAtAll"#))
+        #expect(xml.contains("HKPHQ9AssessmentAnswerMoreThanHalfTheDays HKPHQ9AssessmentAnswerPreferNotToAnswer\"/>"))
+
+        let (reader, _, second) = makeStore(.allowAll)
+        let imported = try HealthPerson(storeDirectory: second).importExport(at: written.url)
+        #expect(imported.added[gad7.identifier] == 1 && imported.added[phq9.identifier] == 1 && imported.problems.isEmpty, "\(imported.problems)")
+        try await reader.requestAuthorization(toShare: [], read: [gad7, phq9])
+        let back = try await HKSampleQueryDescriptor(predicates: [.phq9Assessment()], sortDescriptors: []).result(for: reader)
+        #expect(back.first?.answers == answers && back.first?.score == 6 && back.first?.startDate == date.addingTimeInterval(60))
+        let gad7Back = try await HKSampleQueryDescriptor(predicates: [.gad7Assessment()], sortDescriptors: []).result(for: reader)
+        #expect(gad7Back.first?.score == 7 && gad7Back.first?.risk == .mild)
     }
 }

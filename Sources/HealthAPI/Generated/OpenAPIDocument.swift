@@ -3319,7 +3319,7 @@ package enum OpenAPIDocument {
           "endDate"
         ],
         "additionalProperties": false,
-        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a CDA document (with `document`), a correlation (with `objects`), a state of mind (with `stateOfMind`), and read only: a clinical record (with `clinical`), an electrocardiogram (with `electrocardiogram`), a heartbeat series (its beats in `count`) or a workout route (its locations in `count`).",
+        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a CDA document (with `document`), a correlation (with `objects`), a state of mind (with `stateOfMind`), a GAD-7 or PHQ-9 result (with `scoredAssessment`), and read only: a clinical record (with `clinical`), an electrocardiogram (with `electrocardiogram`), a heartbeat series (its beats in `count`) or a workout route (its locations in `count`).",
         "properties": {
           "uuid": {
             "type": "string",
@@ -3393,6 +3393,9 @@ package enum OpenAPIDocument {
           },
           "stateOfMind": {
             "$ref": "#/components/schemas/StateOfMind"
+          },
+          "scoredAssessment": {
+            "$ref": "#/components/schemas/ScoredAssessment"
           },
           "document": {
             "$ref": "#/components/schemas/CDADocument"
@@ -4790,6 +4793,33 @@ package enum OpenAPIDocument {
             },
             "maxItems": 18,
             "description": "HKStateOfMind.Association raw values, in the order given."
+          }
+        }
+      },
+      "ScoredAssessment": {
+        "type": "object",
+        "required": [
+          "answers"
+        ],
+        "additionalProperties": false,
+        "description": "A GAD-7 (type HKScoredAssessmentTypeIdentifierGAD7: 7 answers, 0 to 3) or PHQ-9 (HKScoredAssessmentTypeIdentifierPHQ9: 9 answers, 0 to 3, or 4 \"prefer not to answer\" for the ninth only) result, at one moment (startDate equals endDate).",
+        "properties": {
+          "answers": {
+            "type": "array",
+            "items": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 4
+            },
+            "minItems": 7,
+            "maxItems": 9,
+            "description": "HKGAD7Assessment.Answer or HKPHQ9Assessment.Answer raw values, in question order."
+          },
+          "score": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 27,
+            "description": "The sum of the answers' points, as the daemon sends it; a sample sent with one must give the right one."
           }
         }
       },

@@ -492,7 +492,7 @@ extension Components {
                 case operatingSystemVersion
             }
         }
-        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a CDA document (with `document`), a correlation (with `objects`), a state of mind (with `stateOfMind`), and read only: a clinical record (with `clinical`), an electrocardiogram (with `electrocardiogram`), a heartbeat series (its beats in `count`) or a workout route (its locations in `count`).
+        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a CDA document (with `document`), a correlation (with `objects`), a state of mind (with `stateOfMind`), a GAD-7 or PHQ-9 result (with `scoredAssessment`), and read only: a clinical record (with `clinical`), an electrocardiogram (with `electrocardiogram`), a heartbeat series (its beats in `count`) or a workout route (its locations in `count`).
         ///
         /// - Remark: Generated from `#/components/schemas/Sample`.
         package struct Sample: Codable, Hashable, Sendable {
@@ -562,6 +562,8 @@ extension Components {
             package var electrocardiogram: Components.Schemas.Electrocardiogram?
             /// - Remark: Generated from `#/components/schemas/Sample/stateOfMind`.
             package var stateOfMind: Components.Schemas.StateOfMind?
+            /// - Remark: Generated from `#/components/schemas/Sample/scoredAssessment`.
+            package var scoredAssessment: Components.Schemas.ScoredAssessment?
             /// - Remark: Generated from `#/components/schemas/Sample/document`.
             package var document: Components.Schemas.CDADocument?
             /// Creates a new `Sample`.
@@ -585,6 +587,7 @@ extension Components {
             ///   - clinical:
             ///   - electrocardiogram:
             ///   - stateOfMind:
+            ///   - scoredAssessment:
             ///   - document:
             package init(
                 uuid: Swift.String,
@@ -605,6 +608,7 @@ extension Components {
                 clinical: Components.Schemas.ClinicalRecord? = nil,
                 electrocardiogram: Components.Schemas.Electrocardiogram? = nil,
                 stateOfMind: Components.Schemas.StateOfMind? = nil,
+                scoredAssessment: Components.Schemas.ScoredAssessment? = nil,
                 document: Components.Schemas.CDADocument? = nil
             ) {
                 self.uuid = uuid
@@ -625,6 +629,7 @@ extension Components {
                 self.clinical = clinical
                 self.electrocardiogram = electrocardiogram
                 self.stateOfMind = stateOfMind
+                self.scoredAssessment = scoredAssessment
                 self.document = document
             }
             package enum CodingKeys: String, CodingKey {
@@ -646,6 +651,7 @@ extension Components {
                 case clinical
                 case electrocardiogram
                 case stateOfMind
+                case scoredAssessment
                 case document
             }
             package init(from decoder: any Swift.Decoder) throws {
@@ -722,6 +728,10 @@ extension Components {
                     Components.Schemas.StateOfMind.self,
                     forKey: .stateOfMind
                 )
+                self.scoredAssessment = try container.decodeIfPresent(
+                    Components.Schemas.ScoredAssessment.self,
+                    forKey: .scoredAssessment
+                )
                 self.document = try container.decodeIfPresent(
                     Components.Schemas.CDADocument.self,
                     forKey: .document
@@ -745,6 +755,7 @@ extension Components {
                     "clinical",
                     "electrocardiogram",
                     "stateOfMind",
+                    "scoredAssessment",
                     "document"
                 ])
             }
@@ -3585,6 +3596,50 @@ extension Components {
                     "valence",
                     "labels",
                     "associations"
+                ])
+            }
+        }
+        /// A GAD-7 (type HKScoredAssessmentTypeIdentifierGAD7: 7 answers, 0 to 3) or PHQ-9 (HKScoredAssessmentTypeIdentifierPHQ9: 9 answers, 0 to 3, or 4 "prefer not to answer" for the ninth only) result, at one moment (startDate equals endDate).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ScoredAssessment`.
+        package struct ScoredAssessment: Codable, Hashable, Sendable {
+            /// HKGAD7Assessment.Answer or HKPHQ9Assessment.Answer raw values, in question order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScoredAssessment/answers`.
+            package var answers: [Swift.Int]
+            /// The sum of the answers' points, as the daemon sends it; a sample sent with one must give the right one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ScoredAssessment/score`.
+            package var score: Swift.Int?
+            /// Creates a new `ScoredAssessment`.
+            ///
+            /// - Parameters:
+            ///   - answers: HKGAD7Assessment.Answer or HKPHQ9Assessment.Answer raw values, in question order.
+            ///   - score: The sum of the answers' points, as the daemon sends it; a sample sent with one must give the right one.
+            package init(
+                answers: [Swift.Int],
+                score: Swift.Int? = nil
+            ) {
+                self.answers = answers
+                self.score = score
+            }
+            package enum CodingKeys: String, CodingKey {
+                case answers
+                case score
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.answers = try container.decode(
+                    [Swift.Int].self,
+                    forKey: .answers
+                )
+                self.score = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .score
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "answers",
+                    "score"
                 ])
             }
         }

@@ -209,7 +209,7 @@ package struct ExportImportReader {
         /// The elements read as objects (Records and their metadata are read in place).
         static let elements: [StaticString] = ["Me", "MetadataEntry", "Correlation", "ActivitySummary", "Workout", "WorkoutEvent",
                                                "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute", "Location",
-                                               "FileReference", "ClinicalRecord", "StateOfMind"]
+                                               "FileReference", "ClinicalRecord", "StateOfMind", "ScoredAssessment"]
 
         /// Top-level elements the model does not hold, kept as written.
         static let keptElements: [StaticString] = ["Audiogram", "VisionPrescription"]
@@ -217,7 +217,8 @@ package struct ExportImportReader {
         /// Elements no element kept as written holds (a Record, what stands beside Records): one starting inside it means
         /// the kept element's end tag is missing.
         static let notInsideKept: [StaticString] = ["Record", "Correlation", "Workout", "ActivitySummary", "Me", "ExportDate", "ClinicalRecord",
-                                                    "Audiogram", "VisionPrescription", "StateOfMind"]
+                                                    "Audiogram", "VisionPrescription", "StateOfMind",
+                                                    "ScoredAssessment"]
 
         let batchSize: Int
         let sink: Sink
@@ -226,7 +227,7 @@ package struct ExportImportReader {
         var held: (offset: Int, line: Int, name: String)?
         /// The file's first element (`HealthData`), and whether its end tag was read.
         var outermost: (name: String, bytes: [UInt8], line: Int, closed: Bool)?
-        var isHolding: Bool { capture != nil || pending != nil || correlation != nil || workout != nil || stateOfMind != nil }
+        var isHolding: Bool { capture != nil || pending != nil || correlation != nil || workout != nil || own != nil }
         /// An element being kept as written, with its children: where it goes, its XML so far, and how deep it is open.
         var capture: (name: String, intoRecord: Bool, xml: String, depth: Int)?
         var samplesRead = 0
@@ -253,8 +254,9 @@ package struct ExportImportReader {
         var activity: OpenWorkout?
         var event: (attributes: [String: String], line: Int, metadata: [(String, String)])?
         var route: OpenRoute?
-        /// An open StateOfMind (OpenHealthKit's element) and its metadata entries so far.
-        var stateOfMind: (attributes: [String: String], line: Int, metadata: [(String, String)])?
+        /// An open element of OpenHealthKit's own (StateOfMind, ScoredAssessment) and its metadata entries so far.
+        var own: OwnElement?
+        typealias OwnElement = (name: String, attributes: [String: String], line: Int, metadata: [(String, String)])
 
         /// A WorkoutRoute being read: its attributes, metadata, inline `Location`s (exports up to v8) and GPX files (later).
         struct OpenRoute {
@@ -288,7 +290,7 @@ package struct ExportImportReader {
                 guard let key = tag.attributes["key"], let value = tag.attributes["value"] else {
                     return report(line: tag.line, element: "MetadataEntry", reason: "a MetadataEntry without key or value")
                 }
-                if stateOfMind != nil { stateOfMind!.metadata.append((key, value)) }
+                if own != nil { own!.metadata.append((key, value)) }
                 else if event != nil { event!.metadata.append((key, value)) }
                 else if route != nil { route!.metadata.append((key, value)) }
                 else if activity != nil { activity!.metadata.append((key, value)) }
@@ -331,10 +333,10 @@ package struct ExportImportReader {
                 if let location = location(tag) { route!.locations.append(location) }
             case "FileReference" where route != nil:
                 if let path = tag.attributes["path"], !path.isEmpty { route!.files.append(path) }
-            case "StateOfMind":
-                try closeUnterminated(before: "StateOfMind")
-                stateOfMind = (tag.attributes, tag.line, [])
-                if tag.selfClosing { try end("StateOfMind") }
+            case "StateOfMind", "ScoredAssessment":
+                try closeUnterminated(before: tag.name)
+                own = (tag.name, tag.attributes, tag.line, [])
+                if tag.selfClosing { try end(tag.name) }
             case "ClinicalRecord":
                 summary.clinicalRecords.append(ExportClinicalRow(attributes: tag.attributes, line: tag.line))
             default:
@@ -359,10 +361,11 @@ package struct ExportImportReader {
                 }
                 memberCreated.removeAll()
                 memberLegacy.removeAll()
-            case "StateOfMind":
-                guard let open = stateOfMind else { return }
-                stateOfMind = nil
-                if let made = stateOfMindSample(open) { try add(made, created: open.attributes["creationDate"]) }
+            case "StateOfMind", "ScoredAssessment":
+                guard let open = own, open.name == name else { return }
+                own = nil
+                let made: HKSample? = name == "StateOfMind" ? stateOfMindSample(open) : assessmentSample(open)
+                if let made { try add(made, created: open.attributes["creationDate"]) }
             case "WorkoutEvent":
                 guard let open = event else { return }
                 event = nil
@@ -393,7 +396,7 @@ package struct ExportImportReader {
         /// file), so each is taken as ended here and reported, and what it read is stored rather than silently replaced.
         mutating func closeUnterminated(before name: String) throws {
             // The common case, on every Record: nothing is open.
-            guard pending != nil || stateOfMind != nil || (name != "Record" && (correlation != nil || workout != nil)) else { return }
+            guard pending != nil || own != nil || (name != "Record" && (correlation != nil || workout != nil)) else { return }
             try closeUnterminated(name, where: "where the next <\(name)> starts")
         }
 
@@ -412,20 +415,22 @@ package struct ExportImportReader {
                 report(line: line, element: "XML", reason: "<\(element)> has no end tag: taken as ended \(place)")
             }
             // Innermost first: a Correlation's member before the Correlation, a workout's parts before the Workout.
-            let order = ["StateOfMind", "Record", "Correlation", "WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout"]
+            let order = ["Own", "Record", "Correlation", "WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout"]
             // What `name` can be inside: a Record in a Correlation; a workout's parts in a Workout (an event also in an
             // activity).
-            // A StateOfMind stands beside Records and holds none: any of them starting ends one left open.
+            // OpenHealthKit's own elements ("Own": StateOfMind, ScoredAssessment) stand beside Records and hold none: any of
+            // them starting ends one left open.
             let closes: [String] = switch name {
-            case "Record": ["StateOfMind", "Record"]
-            case "Correlation": ["StateOfMind", "Record", "Correlation"]
-            case "Workout", "StateOfMind": ["StateOfMind", "Record", "Correlation", "WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout"]
+            case "Record": ["Own", "Record"]
+            case "Correlation": ["Own", "Record", "Correlation"]
+            case "Workout", "StateOfMind", "ScoredAssessment":
+                ["Own", "Record", "Correlation", "WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout"]
             case "WorkoutActivity": ["WorkoutEvent", "WorkoutRoute", "WorkoutActivity"]
             default: [name]
             }
             for element in order where closes.contains(element) {
                 switch element {
-                case "StateOfMind": if let open = stateOfMind { unterminated(element, open.line); try end(element) }
+                case "Own": if let open = own { unterminated(open.name, open.line); try end(open.name) }
                 case "Record": if let open = pending { unterminated(element, open.line); try closeRecord() }
                 case "Correlation": if let open = correlation { unterminated(element, open.line); try end(element) }
                 case "Workout": if let open = workout { unterminated(element, open.line); try end(element) }
@@ -636,7 +641,7 @@ package struct ExportImportReader {
         }
 
         /// A `<StateOfMind>` (OpenHealthKit's element; see ExportDTD) as the sample.
-        mutating func stateOfMindSample(_ open: (attributes: [String: String], line: Int, metadata: [(String, String)])) -> HKStateOfMind? {
+        mutating func stateOfMindSample(_ open: OwnElement) -> HKStateOfMind? {
             let a = open.attributes
             if hasImpossibleDate(a, line: open.line, element: "StateOfMind", "startDate", "endDate", "creationDate") { return nil }
             guard let sourceName = a["sourceName"], let start = a["startDate"].flatMap(ExportDates.parse),
@@ -671,6 +676,43 @@ package struct ExportImportReader {
             return HKStateOfMind(date: start, kind: kind, valence: valence, labels: labels, associations: associations,
                                  uuid: ExportSources.stableUUID(key + creationKey(a), start: start), metadata: ExportMetadata.typed(open.metadata),
                                  sourceRevision: records.revision(sourceName, a["sourceVersion"], device), device: device)
+        }
+
+        /// A `<ScoredAssessment>` (OpenHealthKit's element; see ExportWriter) as the sample. Its score is made again from
+        /// the answers.
+        mutating func assessmentSample(_ open: OwnElement) -> HKScoredAssessment? {
+            let a = open.attributes
+            guard let type = a["type"].flatMap({ HKObjectType.type(forIdentifier: $0) }) as? HKScoredAssessmentType else {
+                report(line: open.line, element: "ScoredAssessment", reason: "unknown scored assessment type \(a["type"] ?? "")")
+                return nil
+            }
+            if hasImpossibleDate(a, line: open.line, element: "ScoredAssessment", "startDate", "endDate", "creationDate") { return nil }
+            guard let sourceName = a["sourceName"], let start = a["startDate"].flatMap(ExportDates.parse),
+                  let end = a["endDate"].flatMap(ExportDates.parse), end == start else {
+                report(line: open.line, element: "ScoredAssessment", reason: "a ScoredAssessment without source or one valid date")
+                return nil
+            }
+            var raw: [Int] = []
+            for name in (a["answers"] ?? "").split(separator: " ") {
+                guard let value = ExportNames.assessmentAnswer(name, type: type) else {
+                    report(line: open.line, element: "ScoredAssessment", reason: "a ScoredAssessment with unknown answer \(name)")
+                    return nil
+                }
+                raw.append(value)
+            }
+            let device = records.device(a["device"])
+            let key = "ScoredAssessment|\(type.identifier)|\(raw.map(String.init).joined(separator: ","))|\(sourceName)|\(start.timeIntervalSince1970)"
+            do {
+                return try HKScoredAssessment.make(
+                    type: type, date: start, answerRawValues: raw, uuid: ExportSources.stableUUID(key + creationKey(a), start: start),
+                    metadata: ExportMetadata.typed(open.metadata), sourceRevision: records.revision(sourceName, a["sourceVersion"], device),
+                    device: device)
+            } catch let error as HKError {
+                report(line: open.line, element: "ScoredAssessment", reason: error.message)
+            } catch {
+                report(line: open.line, element: "ScoredAssessment", reason: "\(error)")
+            }
+            return nil
         }
 
         // MARK: Identities

@@ -59,6 +59,22 @@ enum ExportNames {
         return E(rawValue: raw)
     }
 
+    static let gad7AnswerNames = names(in: nestedEnumRawValuesByName, prefix: "HKGAD7AssessmentAnswer")
+    static let phq9AnswerNames = names(in: nestedEnumRawValuesByName, prefix: "HKPHQ9AssessmentAnswer")
+
+    /// A scored assessment's answers by their ObjC names (`HKGAD7AssessmentAnswerSeveralDays`).
+    static func assessmentAnswers(_ assessment: HKScoredAssessment) -> [String] {
+        let names = assessment is HKPHQ9Assessment ? phq9AnswerNames : gad7AnswerNames
+        return assessment.answerRawValues.map { names[$0] ?? String($0) }
+    }
+
+    /// The raw value of an answer written by its ObjC name, if it is one of `type`'s answers.
+    static func assessmentAnswer(_ name: Substring, type: HKScoredAssessmentType) -> Int? {
+        let prefix = type.identifier == HKScoredAssessmentTypeIdentifier.PHQ9.rawValue ? "HKPHQ9AssessmentAnswer" : "HKGAD7AssessmentAnswer"
+        guard name.hasPrefix(prefix) else { return nil }
+        return nestedEnumRawValuesByName[String(name)]
+    }
+
     /// A category sample's value as the export writes it: the value's name, or the number when the type has none.
     static func categoryValue(_ value: Int, type: String) -> String {
         categoryValueNames[type]?[value] ?? String(value)

@@ -96,6 +96,8 @@ package final class ExportWriter {
                 writeRecord(sample, indent: 1)
             case .stateOfMind(let state):
                 writeStateOfMind(sample, state)
+            case .scoredAssessment(let assessment):
+                writeAssessment(sample, assessment)
             case .workout:
                 try writeWorkout(sample)
                 continue
@@ -192,6 +194,22 @@ package final class ExportWriter {
         output.attribute("labels", state.labels.map(ExportNames.stateOfMindName).joined(separator: " "))
         output.attribute("associations", state.associations.map(ExportNames.stateOfMindName).joined(separator: " "))
         closeElement("StateOfMind", indent: 1, hasChildren: !sample.metadata.isEmpty) {
+            writeMetadata(sample.metadata, indent: 2, zone: zone)
+        }
+    }
+
+    /// A `<ScoredAssessment>`: OpenHealthKit's element for a GAD-7 or PHQ-9 result (Apple's export leaves them out), as
+    /// `<StateOfMind>` is, with its `type`, its `score` (for a reader's convenience; an import makes it again from the
+    /// answers) and its `answers` by their ObjC names, space-separated, in question order.
+    private func writeAssessment(_ sample: ExportSample, _ assessment: HKScoredAssessment) {
+        let zone = zone(of: sample)
+        output.raw(" <ScoredAssessment")
+        output.attribute("type", sample.type)
+        writeSource(sample)
+        writeDates(sample, zone: zone)
+        output.attribute("score", String(assessment.score))
+        output.attribute("answers", ExportNames.assessmentAnswers(assessment).joined(separator: " "))
+        closeElement("ScoredAssessment", indent: 1, hasChildren: !sample.metadata.isEmpty) {
             writeMetadata(sample.metadata, indent: 2, zone: zone)
         }
     }

@@ -234,6 +234,9 @@ extension HealthDatabase {
         CREATE TABLE "stateOfMind" ("sampleId" INTEGER PRIMARY KEY REFERENCES "sample"("id") ON DELETE CASCADE, "kind" INTEGER NOT NULL, "labels" TEXT NOT NULL, "associations" TEXT NOT NULL)
         """#,
         #"""
+        CREATE TABLE "scoredAssessment" ("sampleId" INTEGER PRIMARY KEY REFERENCES "sample"("id") ON DELETE CASCADE, "answers" TEXT NOT NULL)
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

@@ -1007,6 +1007,14 @@ package final class HealthDatabase: Sendable {
                 t.column("associations", .text).notNull()
             }
         }
+        migrator.registerMigration("v35: scored assessments") { db in
+            // A GAD-7 or PHQ-9 result is a sample of kind 10 whose `value` is its score; here its answers' raw values in
+            // question order, comma-separated ("1,0,0,1,0,2,0").
+            try db.create(table: "scoredAssessment") { t in
+                t.primaryKey("sampleId", .integer).references("sample", onDelete: .cascade)
+                t.column("answers", .text).notNull()
+            }
+        }
         return migrator
     }()
 }

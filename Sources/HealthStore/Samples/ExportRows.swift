@@ -15,6 +15,8 @@ package struct ExportSample: Sendable {
         case workout(HKWorkout)
         /// A state of mind (its valence, kind, labels and associations).
         case stateOfMind(HKStateOfMind)
+        /// A GAD-7 or PHQ-9 result (its answers and score).
+        case scoredAssessment(HKScoredAssessment)
     }
 
     package var uuid: UUID
@@ -103,7 +105,7 @@ package struct ExportRows: Sendable {
     package struct Sink {
         /// The characteristics the person set, by type, as the store keeps them (raw values, `yyyy-MM-dd`).
         package var characteristics: ([HKCharacteristicTypeIdentifier: String]) throws -> Void
-        /// A batch of quantity, category and correlation samples and states of mind, in store order.
+        /// A batch of quantity, category and correlation samples, states of mind and scored assessments, in store order.
         package var samples: ([ExportSample]) throws -> Void
         /// A batch of workouts.
         package var workouts: ([ExportSample]) throws -> Void
@@ -140,9 +142,9 @@ package struct ExportRows: Sendable {
     /// How many samples an export writes as Records, Correlations and Workouts (for progress).
     package func sampleCount() throws -> Int {
         try database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sample WHERE kind IN (?, ?, ?, ?, ?)", arguments: [
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sample WHERE kind IN (?, ?, ?, ?, ?, ?)", arguments: [
                 SampleKind.quantity.rawValue, SampleKind.category.rawValue, SampleKind.correlation.rawValue, SampleKind.workout.rawValue,
-                SampleKind.stateOfMind.rawValue,
+                SampleKind.stateOfMind.rawValue, SampleKind.scoredAssessment.rawValue,
             ]) ?? 0
         }
     }
@@ -158,7 +160,7 @@ package struct ExportRows: Sendable {
             }
             try sink.characteristics(characteristics)
 
-            let recordKinds = [SampleKind.quantity, .category, .correlation, .stateOfMind].map { String($0.rawValue) }.joined(separator: ", ")
+            let recordKinds = [SampleKind.quantity, .category, .correlation, .stateOfMind, .scoredAssessment].map { String($0.rawValue) }.joined(separator: ", ")
             // Correlation members are linked to their correlation, yet are Records of their own at the top level too.
             try paginate("SELECT * FROM sample WHERE kind IN (\(recordKinds))", db: db) { rows in
                 try sink.samples(try reader.samples(rows))
@@ -196,13 +198,13 @@ package struct ExportRows: Sendable {
             }
 
             var counts = Counts()
-            let exported = [SampleKind.quantity, .category, .correlation, .workout, .clinicalRecord, .stateOfMind].map(\.rawValue)
+            let exported = [SampleKind.quantity, .category, .correlation, .workout, .clinicalRecord, .stateOfMind, .scoredAssessment].map(\.rawValue)
             // Routes go with their workouts; one without a workout has no place in export.xml. A heartbeat series goes out
             // as the beat list of the heart-rate variability record it came with (same source and dates); one an app built
             // alone has no place there either. Electrocardiograms go out as the CSV files they came from.
             let variability = SampleTypeCode.code(HKQuantityTypeIdentifier.heartRateVariabilitySDNN.rawValue)
             for row in try Row.fetchAll(db, sql: """
-                SELECT typeCode, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?, ?, \(SampleKind.electrocardiogram.rawValue))
+                SELECT typeCode, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?, ?, ?, \(SampleKind.electrocardiogram.rawValue))
                 AND NOT (kind = \(SampleKind.route.rawValue) AND id IN (SELECT sampleId FROM workoutAssociation))
                 AND NOT (kind = \(SampleKind.heartbeatSeries.rawValue) AND EXISTS (
                     SELECT 1 FROM sample h WHERE h.typeCode = \(variability) AND h.startDate = sample.startDate
@@ -346,6 +348,17 @@ package struct ExportRows: Sendable {
                 let entries = metadata[id] ?? []
                 value = .stateOfMind(try SampleStore.stateOfMind(
                     sampleId: id, date: Date(timeIntervalSinceReferenceDate: row.startDate), valence: row.value ?? 0, uuid: uuid,
+                    metadata: entries.isEmpty ? nil : Dictionary(entries, uniquingKeysWith: { $1 }), revision: revision,
+                    device: device?.device, in: db))
+            case .scoredAssessment:
+                guard let type = HKObjectType.type(forIdentifier: row.type) as? HKScoredAssessmentType else {
+                    throw HKError(.errorDatabaseInaccessible, "the store holds a scored assessment of type \(row.type)")
+                }
+                let revision = HKSourceRevision(source: source, version: row.sourceVersion, productType: row.productType,
+                                                operatingSystemVersion: SampleStore.parse(row.osVersion))
+                let entries = metadata[id] ?? []
+                value = .scoredAssessment(try SampleStore.assessment(
+                    sampleId: id, type: type, date: Date(timeIntervalSinceReferenceDate: row.startDate), uuid: uuid,
                     metadata: entries.isEmpty ? nil : Dictionary(entries, uniquingKeysWith: { $1 }), revision: revision,
                     device: device?.device, in: db))
             case .document, .clinicalRecord, .route, .heartbeatSeries, .electrocardiogram:

@@ -14,6 +14,7 @@ enum SampleKind: Int, Codable {
     case heartbeatSeries = 7
     case electrocardiogram = 8
     case stateOfMind = 9
+    case scoredAssessment = 10
 }
 
 /// A row of `sample`: one saved sample. Quantities keep both the SI-base value (for statistics in SQL)

@@ -103,6 +103,11 @@ package struct SampleStore: Sendable {
                     throw HKError.invalidArgument("state of mind \(state.uuid) must be at one moment (its start and end dates differ)")
                 }
                 types.insert(state.sampleType)
+            case let assessment as HKScoredAssessment:
+                // Made by the initializers, which check the answers; an archive decodes only valid ones.
+                _ = try HKScoredAssessment.make(type: assessment.sampleType as! HKScoredAssessmentType, date: assessment.startDate,
+                                                answerRawValues: assessment.answerRawValues, metadata: nil, device: nil)
+                types.insert(assessment.sampleType)
             case let series as HKHeartbeatSeriesSample:
                 guard series.beats != nil else {
                     throw HKError.invalidArgument("heartbeat series \(series.uuid) carries no beats; build it with HKHeartbeatSeriesBuilder")
@@ -195,6 +200,9 @@ package struct SampleStore: Sendable {
         case let state as HKStateOfMind:
             kind = .stateOfMind
             value = state.valence
+        case let assessment as HKScoredAssessment:
+            kind = .scoredAssessment
+            value = Double(assessment.score)
         default:
             break
         }
@@ -232,6 +240,9 @@ package struct SampleStore: Sendable {
         }
         if let state = sample as? HKStateOfMind {
             try SampleStore.insertStateOfMind(state, sampleId: sampleId, in: db)
+        }
+        if let assessment = sample as? HKScoredAssessment {
+            try SampleStore.insertAssessment(assessment, sampleId: sampleId, in: db)
         }
         if let document = (sample as? HKCDADocumentSample)?.document, let data = document.documentData {
             try db.execute(sql: """
@@ -497,6 +508,9 @@ package struct SampleStore: Sendable {
             case (.stateOfMind, is HKStateOfMindType):
                 return try SampleStore.stateOfMind(sampleId: id, date: start, valence: row.value ?? 0, uuid: uuid, metadata: metadata,
                                                    revision: revision, device: device, in: db)
+            case (.scoredAssessment, let type as HKScoredAssessmentType):
+                return try SampleStore.assessment(sampleId: id, type: type, date: start, uuid: uuid, metadata: metadata, revision: revision,
+                                                  device: device, in: db)
             case (.route, is HKSeriesType):
                 return HKWorkoutRoute(count: row.count, start: start, end: end, uuid: uuid, metadata: metadata, sourceRevision: revision,
                                       device: device)

@@ -74,6 +74,20 @@ extension HKSamplePredicate where Sample == HKStateOfMind {
     }
 }
 
+extension HKSamplePredicate where Sample == HKGAD7Assessment {
+    /// GAD-7 results matching `predicate`.
+    public static func gad7Assessment(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKGAD7Assessment> {
+        .init(sampleType: HKScoredAssessmentType(.GAD7), predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKPHQ9Assessment {
+    /// PHQ-9 results matching `predicate`.
+    public static func phq9Assessment(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKPHQ9Assessment> {
+        .init(sampleType: HKScoredAssessmentType(.PHQ9), predicate: predicate)
+    }
+}
+
 extension HKSamplePredicate where Sample == HKClinicalRecord {
     public static func clinicalRecord(type: HKClinicalType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKClinicalRecord> {
         .init(sampleType: type, predicate: predicate)

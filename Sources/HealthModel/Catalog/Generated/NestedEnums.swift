@@ -155,6 +155,66 @@ extension HKStateOfMind {
     }
 }
 
+extension HKGAD7Assessment {
+    /// HealthKit's `HKGAD7AssessmentAnswer` (`HKGAD7Assessment.Answer` in Swift), with Apple's raw values.
+    public enum Answer: Int, Sendable, CaseIterable {
+        /// `HKGAD7AssessmentAnswerNotAtAll`
+        case notAtAll = 0
+        /// `HKGAD7AssessmentAnswerSeveralDays`
+        case severalDays = 1
+        /// `HKGAD7AssessmentAnswerMoreThanHalfTheDays`
+        case moreThanHalfTheDays = 2
+        /// `HKGAD7AssessmentAnswerNearlyEveryDay`
+        case nearlyEveryDay = 3
+    }
+}
+
+extension HKGAD7Assessment {
+    /// HealthKit's `HKGAD7AssessmentRisk` (`HKGAD7Assessment.Risk` in Swift), with Apple's raw values.
+    public enum Risk: Int, Sendable, CaseIterable {
+        /// `HKGAD7AssessmentRiskNoneToMinimal`
+        case noneToMinimal = 1
+        /// `HKGAD7AssessmentRiskMild`
+        case mild = 2
+        /// `HKGAD7AssessmentRiskModerate`
+        case moderate = 3
+        /// `HKGAD7AssessmentRiskSevere`
+        case severe = 4
+    }
+}
+
+extension HKPHQ9Assessment {
+    /// HealthKit's `HKPHQ9AssessmentAnswer` (`HKPHQ9Assessment.Answer` in Swift), with Apple's raw values.
+    public enum Answer: Int, Sendable, CaseIterable {
+        /// `HKPHQ9AssessmentAnswerNotAtAll`
+        case notAtAll = 0
+        /// `HKPHQ9AssessmentAnswerSeveralDays`
+        case severalDays = 1
+        /// `HKPHQ9AssessmentAnswerMoreThanHalfTheDays`
+        case moreThanHalfTheDays = 2
+        /// `HKPHQ9AssessmentAnswerNearlyEveryDay`
+        case nearlyEveryDay = 3
+        /// `HKPHQ9AssessmentAnswerPreferNotToAnswer`
+        case preferNotToAnswer = 4
+    }
+}
+
+extension HKPHQ9Assessment {
+    /// HealthKit's `HKPHQ9AssessmentRisk` (`HKPHQ9Assessment.Risk` in Swift), with Apple's raw values.
+    public enum Risk: Int, Sendable, CaseIterable {
+        /// `HKPHQ9AssessmentRiskNoneToMinimal`
+        case noneToMinimal = 1
+        /// `HKPHQ9AssessmentRiskMild`
+        case mild = 2
+        /// `HKPHQ9AssessmentRiskModerate`
+        case moderate = 3
+        /// `HKPHQ9AssessmentRiskModeratelySevere`
+        case moderatelySevere = 4
+        /// `HKPHQ9AssessmentRiskSevere`
+        case severe = 5
+    }
+}
+
 /// Every constant of the nested enums above by its ObjC name (`HKStateOfMindLabelHappy`), with its raw value.
 package let nestedEnumRawValuesByName: [String: Int] = [
     "HKStateOfMindKindMomentaryEmotion": 1,
@@ -222,4 +282,22 @@ package let nestedEnumRawValuesByName: [String: Int] = [
     "HKStateOfMindAssociationTravel": 16,
     "HKStateOfMindAssociationWork": 17,
     "HKStateOfMindAssociationWeather": 18,
+    "HKGAD7AssessmentAnswerNotAtAll": 0,
+    "HKGAD7AssessmentAnswerSeveralDays": 1,
+    "HKGAD7AssessmentAnswerMoreThanHalfTheDays": 2,
+    "HKGAD7AssessmentAnswerNearlyEveryDay": 3,
+    "HKGAD7AssessmentRiskNoneToMinimal": 1,
+    "HKGAD7AssessmentRiskMild": 2,
+    "HKGAD7AssessmentRiskModerate": 3,
+    "HKGAD7AssessmentRiskSevere": 4,
+    "HKPHQ9AssessmentAnswerNotAtAll": 0,
+    "HKPHQ9AssessmentAnswerSeveralDays": 1,
+    "HKPHQ9AssessmentAnswerMoreThanHalfTheDays": 2,
+    "HKPHQ9AssessmentAnswerNearlyEveryDay": 3,
+    "HKPHQ9AssessmentAnswerPreferNotToAnswer": 4,
+    "HKPHQ9AssessmentRiskNoneToMinimal": 1,
+    "HKPHQ9AssessmentRiskMild": 2,
+    "HKPHQ9AssessmentRiskModerate": 3,
+    "HKPHQ9AssessmentRiskModeratelySevere": 4,
+    "HKPHQ9AssessmentRiskSevere": 5,
 ]
