@@ -209,6 +209,8 @@ MODEL_ENUMS: dict[str, list[str] | None] = {
     "HKCyclingFunctionalThresholdPowerTestType": ["maxExercise60Minute", "maxExercise20Minute", "rampTest",
                                                   "predictionExercise"],
     "HKPhysicalEffortEstimationType": ["activityLookup", "deviceSensed"],
+    "HKAudiogramConductionType": ["air"],
+    "HKAudiogramSensitivityTestSide": ["left", "right"],
 }
 
 # Integer enums of enums.tsv that Swift nests in a class (`NS_SWIFT_NAME(HKStateOfMind.Label)`), in output order:

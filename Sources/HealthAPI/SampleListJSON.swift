@@ -141,6 +141,7 @@ package enum SampleListJSON {
     private static func write(_ sample: Sample, to writer: inout JSONWriter, parts: inout Parts) throws {
         // In key order, as the generated encoder with sorted keys writes them.
         writer.raw("{")
+        if let audiogram = sample.audiogram { writer.key("audiogram"); try parts.encoded(audiogram, to: &writer); writer.comma() }
         if let clinical = sample.clinical { writer.key("clinical"); try parts.encoded(clinical, to: &writer); writer.comma() }
         if let count = sample.count { writer.key("count"); writer.integer(count); writer.comma() }
         if let device = sample.device { writer.key("device"); write(device, to: &writer); writer.comma() }
@@ -379,6 +380,7 @@ package enum SampleListJSON {
                     case "clinical": sample.clinical = try decoding.decoded(Components.Schemas.ClinicalRecord.self, &reader)
                     case "electrocardiogram": sample.electrocardiogram = try decoding.decoded(Components.Schemas.Electrocardiogram.self, &reader)
                     case "document": sample.document = try decoding.decoded(Components.Schemas.CDADocument.self, &reader)
+                    case "audiogram": sample.audiogram = try decoding.decoded(Components.Schemas.Audiogram.self, &reader)
                     case "scoredAssessment": sample.scoredAssessment = try decoding.decoded(Components.Schemas.ScoredAssessment.self, &reader)
                     case "stateOfMind": sample.stateOfMind = try decoding.decoded(Components.Schemas.StateOfMind.self, &reader)
                     default: throw Misread("is not a field of a sample")

@@ -103,6 +103,20 @@ package enum WireSample {
             }
             return HKStateOfMind(date: wire.startDate, kind: parts.kind, valence: fields.valence, labels: parts.labels,
                                  associations: parts.associations, uuid: uuid, metadata: checked.metadataValues, device: device)
+        case is HKAudiogramSampleType:
+            guard wire.quantity == nil, wire.value == nil else {
+                throw field(wire.quantity != nil ? "quantity" : "value", "an audiogram has its sensitivities in audiogram")
+            }
+            try noCompoundFields(wire, at: pointer)
+            guard let fields = wire.audiogram else { throw field("audiogram", "an audiogram needs its sensitivity points") }
+            let points = try audiogramPoints(fields, at: pointer + "/audiogram")
+            do {
+                let checked = try HKAudiogramSample.validated(sensitivityPoints: points, start: wire.startDate, end: wire.endDate, metadata: metadata)
+                return HKAudiogramSample(sensitivityPoints: points, start: checked.startDate, end: checked.endDate, uuid: uuid,
+                                         metadata: checked.metadataValues, device: device)
+            } catch let error as HKError where error.message.contains("frequencies") || error.message.contains("30 sensitivity points") {
+                throw field("audiogram/points", error.message)
+            }
         case let type as HKScoredAssessmentType:
             guard wire.quantity == nil, wire.value == nil else {
                 throw field(wire.quantity != nil ? "quantity" : "value", "a scored assessment has its answers in scoredAssessment")
@@ -126,7 +140,7 @@ package enum WireSample {
         case let type as HKClinicalType:
             throw HKError(.errorAuthorizationDenied, "clinical records are read-only: apps cannot save or delete them (\(type.identifier) \(uuid))")
         case .some:
-            throw field("type", "\(wire._type) samples cannot go through the daemon yet (quantity, category, workout, correlation, state of mind, scored assessment and CDA document samples can)")
+            throw field("type", "\(wire._type) samples cannot go through the daemon yet (quantity, category, workout, correlation, state of mind, scored assessment, audiogram and CDA document samples can)")
         case nil:
             throw field("type", "\"\(wire._type)\" is not a HealthKit sample type identifier")
         }
@@ -152,6 +166,48 @@ package enum WireSample {
             return association
         }
         return (kind, labels, associations)
+    }
+
+    /// An audiogram's points from the wire, each checked as HealthKit's initializers check it; an error names the field.
+    static func audiogramPoints(_ fields: Components.Schemas.Audiogram, at pointer: String) throws -> [HKAudiogramSensitivityPoint] {
+        try fields.points.enumerated().map { index, point in
+            let at = "\(pointer)/points/\(index)"
+            guard point.frequency.isFinite, point.frequency > 0 else {
+                throw WireFieldError(at + "/frequency", "an audiogram's frequency must be above 0 Hz, not \(point.frequency)")
+            }
+            let tests = try point.tests.enumerated().map { testIndex, test -> HKAudiogramSensitivityTest in
+                let testAt = "\(at)/tests/\(testIndex)"
+                guard let side = HKAudiogramSensitivityTestSide(rawValue: test.side) else {
+                    throw WireFieldError(testAt + "/side", "\(test.side) is not an HKAudiogramSensitivityTestSide (0 left, 1 right)")
+                }
+                guard let type = HKAudiogramConductionType(rawValue: test._type) else {
+                    throw WireFieldError(testAt + "/type", "\(test._type) is not an HKAudiogramConductionType (0 air)")
+                }
+                do {
+                    let range = test.clampingLowerBound == nil && test.clampingUpperBound == nil ? nil
+                        : try HKAudiogramSensitivityPointClampingRange(lowerBound: test.clampingLowerBound, upperBound: test.clampingUpperBound)
+                    return try HKAudiogramSensitivityTest(sensitivity: HKQuantity(unit: .decibelHearingLevel(), doubleValue: test.sensitivity),
+                                                          type: type, masked: test.masked, side: side, clampingRange: range)
+                } catch let error as HKError {
+                    throw WireFieldError(testAt, error.message)
+                }
+            }
+            do {
+                return try HKAudiogramSensitivityPoint(frequency: HKQuantity(unit: .hertz(), doubleValue: point.frequency), tests: tests)
+            } catch let error as HKError {
+                throw WireFieldError(at, error.message)
+            }
+        }
+    }
+
+    /// An audiogram's points on the wire.
+    static func wireAudiogram(_ audiogram: HKAudiogramSample) -> Components.Schemas.Audiogram {
+        .init(points: audiogram.sensitivityPoints.map { point in
+            let stored = point.stored
+            return .init(frequency: stored.f, tests: stored.t.map { test in
+                .init(sensitivity: test.s, side: test.side, masked: test.m, _type: test.type, clampingLowerBound: test.lo, clampingUpperBound: test.hi)
+            })
+        })
     }
 
     /// What a series builder sends of its sample (`/v1/objects/quantity-series`): the UUID, the quantity type, the unit
@@ -370,6 +426,10 @@ package enum WireSample {
             }
             return HKStateOfMind(date: wire.startDate, kind: parts.kind, valence: fields.valence, labels: parts.labels,
                                  associations: parts.associations, uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
+        case is HKAudiogramSampleType:
+            guard let fields = wire.audiogram else { throw field("audiogram", "an audiogram needs its sensitivity points") }
+            return HKAudiogramSample(sensitivityPoints: try audiogramPoints(fields, at: pointer + "/audiogram"), start: wire.startDate,
+                                     end: wire.endDate, uuid: uuid, metadata: metadata, sourceRevision: revision, device: device)
         case let type as HKScoredAssessmentType:
             guard let fields = wire.scoredAssessment else { throw field("scoredAssessment", "a scored assessment needs its answers") }
             do {
@@ -385,7 +445,7 @@ package enum WireSample {
             return HKWorkoutRoute(count: wire.count ?? 0, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
                                   sourceRevision: revision, device: device)
         default:
-            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples, states of mind, scored assessments, CDA documents, clinical records, electrocardiograms, heartbeat series and workout routes can)")
+            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples, states of mind, scored assessments, audiograms, CDA documents, clinical records, electrocardiograms, heartbeat series and workout routes can)")
         }
     }
 
@@ -394,7 +454,7 @@ package enum WireSample {
     package static func canCarry(_ object: HKObject) -> Bool {
         guard let type = (object as? HKSample)?.sampleType else { return false }
         return type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKDocumentType
-            || type is HKClinicalType || type is HKStateOfMindType || type is HKScoredAssessmentType
+            || type is HKClinicalType || type is HKStateOfMindType || type is HKScoredAssessmentType || type is HKAudiogramSampleType
     }
 
     /// Whether the samples of `type` come back through the daemon as `Sample`s: those an app saves, and the read-only
@@ -403,7 +463,7 @@ package enum WireSample {
     package static func carries(_ type: HKSampleType) -> Bool {
         type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKDocumentType
             || type is HKClinicalType || type is HKElectrocardiogramType || type == HKSeriesType.heartbeat() || type == HKSeriesType.workoutRoute()
-            || type is HKStateOfMindType || type is HKScoredAssessmentType
+            || type is HKStateOfMindType || type is HKScoredAssessmentType || type is HKAudiogramSampleType
     }
 
     /// Samples as a list the daemon sends (`SampleList`, `AnchoredChanges`): each source revision and device once, in
@@ -482,6 +542,8 @@ package enum WireSample {
         case let state as HKStateOfMind:
             wire.stateOfMind = .init(kind: state.kind.rawValue, valence: state.valence, labels: state.labels.map(\.rawValue),
                                      associations: state.associations.map(\.rawValue))
+        case let audiogram as HKAudiogramSample:
+            wire.audiogram = wireAudiogram(audiogram)
         case let assessment as HKScoredAssessment:
             wire.scoredAssessment = .init(answers: assessment.answerRawValues, score: assessment.score)
         case let series as HKHeartbeatSeriesSample:

@@ -135,7 +135,7 @@ struct BadInputTests {
         (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"}],"anchor":"not base64!"}"#, "/anchor" as String?),
         (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"}],"anchor":"AAAA"}"#, nil),
         (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"}],"anchor":"AAAA","anchorValue":3}"#, "/anchorValue"),
-        (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"},{"type":"HKDataTypeIdentifierAudiogram"}]}"#, "/queries/1/type"),
+        (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"},{"type":"HKVisionPrescriptionTypeIdentifier"}]}"#, "/queries/1/type"),
         (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount","predicate":{"kind":"nope"}}]}"#, "/queries/0/predicate/kind"),
         (#"{"queries":[]}"#, "/queries"),
     ])
@@ -145,9 +145,9 @@ struct BadInputTests {
             let token = try await daemon.connect("com.example.anchors", share: [steps], read: [steps])
             let answer = try await daemon.raw(.POST, "/v1/queries/anchored", body: body, token: token)
             expectInvalidArgument(answer, field: field)
-            let audiograms = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"HKDataTypeIdentifierAudiogram"}"#,
-                                                token: token)
-            #expect(audiograms.status == 400 && audiograms.json["field"] as? String == "/type", "\(audiograms.body)")
+            let prescriptions = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"HKVisionPrescriptionTypeIdentifier"}"#,
+                                                     token: token)
+            #expect(prescriptions.status == 400 && prescriptions.json["field"] as? String == "/type", "\(prescriptions.body)")
         }
     }
 

@@ -97,4 +97,23 @@ struct StateOfMindExportTests {
         let gad7Back = try await HKSampleQueryDescriptor(predicates: [.gad7Assessment()], sortDescriptors: []).result(for: reader)
         #expect(gad7Back.first?.score == 7 && gad7Back.first?.risk == .mild)
     }
+
+    @Test func applesAudiogramElementIsAnAudiogramSampleAndIsWrittenBackAsApplesElement() async throws {
+        let (store, _, folder) = makeStore(.allowAll)
+        let fixture = exportFixtures.appendingPathComponent("opendroid_hk/sampleexport-2.xml")
+        let imported = try HealthPerson(storeDirectory: folder).importExport(at: fixture)
+        #expect(imported.added[HKAudiogramSampleType.typeIdentifier] == 1 && imported.kept["Audiogram"] == nil)
+        try await store.requestAuthorization(toShare: [], read: [HKObjectType.audiogramSampleType()])
+        let audiogram = try #require(try await HKSampleQueryDescriptor(predicates: [.audiogram()], sortDescriptors: []).result(for: store).first)
+        let dBHL = HKUnit.decibelHearingLevel()
+        #expect(audiogram.sensitivityPoints.map { $0.frequency.doubleValue(for: .hertz()) } == [250, 500])
+        #expect(audiogram.sensitivityPoints[0].tests.map { ($0.side, $0.sensitivity.doubleValue(for: dBHL)) }.map { "\($0.0):\($0.1)" }
+                == ["left:35.0459", "right:20.0452"])
+        #expect(audiogram.sourceRevision.source.name == "Hearing Test" && audiogram.metadata?["HKExternalUUID"] as? String == "479728a4-8e83-4de1-bb71-f75f5a691a6c")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-audio-\(UUID().uuidString)/apple_health_export")
+        let written = try HealthPerson(storeDirectory: folder).exportHealthData(to: out, timeZone: TimeZone(identifier: "America/Los_Angeles")!)
+        let xml = try String(contentsOf: written.url.appendingPathComponent("export.xml"), encoding: .utf8)
+        #expect(xml.contains(#"<Audiogram type="HKDataTypeIdentifierAudiogram" sourceName="Hearing Test" sourceVersion="3092" creationDate="2021-01-22 20:31:37 -0800" startDate="2021-01-22 20:30:50 -0800" endDate="2021-01-22 20:30:50 -0800">"#), "\(xml)")
+        #expect(xml.contains(#"<SensitivityPoint frequencyValue="250" frequencyUnit="Hz" leftEarValue="35.0459" leftEarUnit="dBHL" rightEarValue="20.0452" rightEarUnit="dBHL"/>"#))
+    }
 }

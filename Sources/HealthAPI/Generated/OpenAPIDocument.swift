@@ -3319,7 +3319,7 @@ package enum OpenAPIDocument {
           "endDate"
         ],
         "additionalProperties": false,
-        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a CDA document (with `document`), a correlation (with `objects`), a state of mind (with `stateOfMind`), a GAD-7 or PHQ-9 result (with `scoredAssessment`), and read only: a clinical record (with `clinical`), an electrocardiogram (with `electrocardiogram`), a heartbeat series (its beats in `count`) or a workout route (its locations in `count`).",
+        "description": "A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a CDA document (with `document`), a correlation (with `objects`), a state of mind (with `stateOfMind`), a GAD-7 or PHQ-9 result (with `scoredAssessment`), an audiogram (with `audiogram`), and read only: a clinical record (with `clinical`), an electrocardiogram (with `electrocardiogram`), a heartbeat series (its beats in `count`) or a workout route (its locations in `count`).",
         "properties": {
           "uuid": {
             "type": "string",
@@ -3396,6 +3396,9 @@ package enum OpenAPIDocument {
           },
           "scoredAssessment": {
             "$ref": "#/components/schemas/ScoredAssessment"
+          },
+          "audiogram": {
+            "$ref": "#/components/schemas/Audiogram"
           },
           "document": {
             "$ref": "#/components/schemas/CDADocument"
@@ -4820,6 +4823,88 @@ package enum OpenAPIDocument {
             "minimum": 0,
             "maximum": 27,
             "description": "The sum of the answers' points, as the daemon sends it; a sample sent with one must give the right one."
+          }
+        }
+      },
+      "Audiogram": {
+        "type": "object",
+        "required": [
+          "points"
+        ],
+        "additionalProperties": false,
+        "description": "An audiogram's sensitivity points (HKAudiogramSample): at most 30, by unique ascending frequency.",
+        "properties": {
+          "points": {
+            "type": "array",
+            "maxItems": 30,
+            "items": {
+              "$ref": "#/components/schemas/AudiogramPoint"
+            }
+          }
+        }
+      },
+      "AudiogramPoint": {
+        "type": "object",
+        "required": [
+          "frequency",
+          "tests"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "frequency": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "description": "Hertz."
+          },
+          "tests": {
+            "type": "array",
+            "maxItems": 8,
+            "items": {
+              "$ref": "#/components/schemas/AudiogramTest"
+            }
+          }
+        }
+      },
+      "AudiogramTest": {
+        "type": "object",
+        "required": [
+          "sensitivity",
+          "side",
+          "masked",
+          "type"
+        ],
+        "additionalProperties": false,
+        "description": "One ear's test at the point's frequency (HKAudiogramSensitivityTest); sensitivities and bounds in dBHL, from -20 to 140.",
+        "properties": {
+          "sensitivity": {
+            "type": "number",
+            "minimum": -20,
+            "maximum": 140
+          },
+          "side": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 1,
+            "description": "HKAudiogramSensitivityTestSide: 0 left, 1 right."
+          },
+          "masked": {
+            "type": "boolean"
+          },
+          "type": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 0,
+            "description": "HKAudiogramConductionType: 0 air."
+          },
+          "clampingLowerBound": {
+            "type": "number",
+            "minimum": -20,
+            "maximum": 140
+          },
+          "clampingUpperBound": {
+            "type": "number",
+            "minimum": -20,
+            "maximum": 140
           }
         }
       },

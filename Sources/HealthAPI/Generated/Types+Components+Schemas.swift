@@ -492,7 +492,7 @@ extension Components {
                 case operatingSystemVersion
             }
         }
-        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a CDA document (with `document`), a correlation (with `objects`), a state of mind (with `stateOfMind`), a GAD-7 or PHQ-9 result (with `scoredAssessment`), and read only: a clinical record (with `clinical`), an electrocardiogram (with `electrocardiogram`), a heartbeat series (its beats in `count`) or a workout route (its locations in `count`).
+        /// A quantity sample (with `quantity`), a category sample (with `value`), a workout (with `workout`), a CDA document (with `document`), a correlation (with `objects`), a state of mind (with `stateOfMind`), a GAD-7 or PHQ-9 result (with `scoredAssessment`), an audiogram (with `audiogram`), and read only: a clinical record (with `clinical`), an electrocardiogram (with `electrocardiogram`), a heartbeat series (its beats in `count`) or a workout route (its locations in `count`).
         ///
         /// - Remark: Generated from `#/components/schemas/Sample`.
         package struct Sample: Codable, Hashable, Sendable {
@@ -564,6 +564,8 @@ extension Components {
             package var stateOfMind: Components.Schemas.StateOfMind?
             /// - Remark: Generated from `#/components/schemas/Sample/scoredAssessment`.
             package var scoredAssessment: Components.Schemas.ScoredAssessment?
+            /// - Remark: Generated from `#/components/schemas/Sample/audiogram`.
+            package var audiogram: Components.Schemas.Audiogram?
             /// - Remark: Generated from `#/components/schemas/Sample/document`.
             package var document: Components.Schemas.CDADocument?
             /// Creates a new `Sample`.
@@ -588,6 +590,7 @@ extension Components {
             ///   - electrocardiogram:
             ///   - stateOfMind:
             ///   - scoredAssessment:
+            ///   - audiogram:
             ///   - document:
             package init(
                 uuid: Swift.String,
@@ -609,6 +612,7 @@ extension Components {
                 electrocardiogram: Components.Schemas.Electrocardiogram? = nil,
                 stateOfMind: Components.Schemas.StateOfMind? = nil,
                 scoredAssessment: Components.Schemas.ScoredAssessment? = nil,
+                audiogram: Components.Schemas.Audiogram? = nil,
                 document: Components.Schemas.CDADocument? = nil
             ) {
                 self.uuid = uuid
@@ -630,6 +634,7 @@ extension Components {
                 self.electrocardiogram = electrocardiogram
                 self.stateOfMind = stateOfMind
                 self.scoredAssessment = scoredAssessment
+                self.audiogram = audiogram
                 self.document = document
             }
             package enum CodingKeys: String, CodingKey {
@@ -652,6 +657,7 @@ extension Components {
                 case electrocardiogram
                 case stateOfMind
                 case scoredAssessment
+                case audiogram
                 case document
             }
             package init(from decoder: any Swift.Decoder) throws {
@@ -732,6 +738,10 @@ extension Components {
                     Components.Schemas.ScoredAssessment.self,
                     forKey: .scoredAssessment
                 )
+                self.audiogram = try container.decodeIfPresent(
+                    Components.Schemas.Audiogram.self,
+                    forKey: .audiogram
+                )
                 self.document = try container.decodeIfPresent(
                     Components.Schemas.CDADocument.self,
                     forKey: .document
@@ -756,6 +766,7 @@ extension Components {
                     "electrocardiogram",
                     "stateOfMind",
                     "scoredAssessment",
+                    "audiogram",
                     "document"
                 ])
             }
@@ -3640,6 +3651,161 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "answers",
                     "score"
+                ])
+            }
+        }
+        /// An audiogram's sensitivity points (HKAudiogramSample): at most 30, by unique ascending frequency.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Audiogram`.
+        package struct Audiogram: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Audiogram/points`.
+            package var points: [Components.Schemas.AudiogramPoint]
+            /// Creates a new `Audiogram`.
+            ///
+            /// - Parameters:
+            ///   - points:
+            package init(points: [Components.Schemas.AudiogramPoint]) {
+                self.points = points
+            }
+            package enum CodingKeys: String, CodingKey {
+                case points
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.points = try container.decode(
+                    [Components.Schemas.AudiogramPoint].self,
+                    forKey: .points
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "points"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AudiogramPoint`.
+        package struct AudiogramPoint: Codable, Hashable, Sendable {
+            /// Hertz.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AudiogramPoint/frequency`.
+            package var frequency: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/AudiogramPoint/tests`.
+            package var tests: [Components.Schemas.AudiogramTest]
+            /// Creates a new `AudiogramPoint`.
+            ///
+            /// - Parameters:
+            ///   - frequency: Hertz.
+            ///   - tests:
+            package init(
+                frequency: Swift.Double,
+                tests: [Components.Schemas.AudiogramTest]
+            ) {
+                self.frequency = frequency
+                self.tests = tests
+            }
+            package enum CodingKeys: String, CodingKey {
+                case frequency
+                case tests
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.frequency = try container.decode(
+                    Swift.Double.self,
+                    forKey: .frequency
+                )
+                self.tests = try container.decode(
+                    [Components.Schemas.AudiogramTest].self,
+                    forKey: .tests
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "frequency",
+                    "tests"
+                ])
+            }
+        }
+        /// One ear's test at the point's frequency (HKAudiogramSensitivityTest); sensitivities and bounds in dBHL, from -20 to 140.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AudiogramTest`.
+        package struct AudiogramTest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AudiogramTest/sensitivity`.
+            package var sensitivity: Swift.Double
+            /// HKAudiogramSensitivityTestSide: 0 left, 1 right.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AudiogramTest/side`.
+            package var side: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/AudiogramTest/masked`.
+            package var masked: Swift.Bool
+            /// HKAudiogramConductionType: 0 air.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AudiogramTest/type`.
+            package var _type: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/AudiogramTest/clampingLowerBound`.
+            package var clampingLowerBound: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/AudiogramTest/clampingUpperBound`.
+            package var clampingUpperBound: Swift.Double?
+            /// Creates a new `AudiogramTest`.
+            ///
+            /// - Parameters:
+            ///   - sensitivity:
+            ///   - side: HKAudiogramSensitivityTestSide: 0 left, 1 right.
+            ///   - masked:
+            ///   - _type: HKAudiogramConductionType: 0 air.
+            ///   - clampingLowerBound:
+            ///   - clampingUpperBound:
+            package init(
+                sensitivity: Swift.Double,
+                side: Swift.Int,
+                masked: Swift.Bool,
+                _type: Swift.Int,
+                clampingLowerBound: Swift.Double? = nil,
+                clampingUpperBound: Swift.Double? = nil
+            ) {
+                self.sensitivity = sensitivity
+                self.side = side
+                self.masked = masked
+                self._type = _type
+                self.clampingLowerBound = clampingLowerBound
+                self.clampingUpperBound = clampingUpperBound
+            }
+            package enum CodingKeys: String, CodingKey {
+                case sensitivity
+                case side
+                case masked
+                case _type = "type"
+                case clampingLowerBound
+                case clampingUpperBound
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.sensitivity = try container.decode(
+                    Swift.Double.self,
+                    forKey: .sensitivity
+                )
+                self.side = try container.decode(
+                    Swift.Int.self,
+                    forKey: .side
+                )
+                self.masked = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .masked
+                )
+                self._type = try container.decode(
+                    Swift.Int.self,
+                    forKey: ._type
+                )
+                self.clampingLowerBound = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .clampingLowerBound
+                )
+                self.clampingUpperBound = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .clampingUpperBound
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "sensitivity",
+                    "side",
+                    "masked",
+                    "type",
+                    "clampingLowerBound",
+                    "clampingUpperBound"
                 ])
             }
         }

@@ -65,7 +65,7 @@ package struct ExportImportReader {
         package var read: [String: Int] = [:]
         /// The unit of the latest record of each quantity type (the person's preferred unit when they exported).
         package var units: [String: (unit: String, start: Double)] = [:]
-        /// Elements kept as written, by element name (`Record` for unknown record types, `Audiogram`…).
+        /// Elements kept as written, by element name (`Record` for unknown record types, `VisionPrescription`).
         package var kept: [String: Int] = [:]
         package var problems: [Problem] = []
         /// How many problems of each reason (problems past the first 1,000 are only counted).
@@ -209,10 +209,11 @@ package struct ExportImportReader {
         /// The elements read as objects (Records and their metadata are read in place).
         static let elements: [StaticString] = ["Me", "MetadataEntry", "Correlation", "ActivitySummary", "Workout", "WorkoutEvent",
                                                "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute", "Location",
-                                               "FileReference", "ClinicalRecord", "StateOfMind", "ScoredAssessment"]
+                                               "FileReference", "ClinicalRecord", "StateOfMind", "ScoredAssessment",
+                                               "Audiogram", "SensitivityPoint"]
 
         /// Top-level elements the model does not hold, kept as written.
-        static let keptElements: [StaticString] = ["Audiogram", "VisionPrescription"]
+        static let keptElements: [StaticString] = ["VisionPrescription"]
 
         /// Elements no element kept as written holds (a Record, what stands beside Records): one starting inside it means
         /// the kept element's end tag is missing.
@@ -254,9 +255,11 @@ package struct ExportImportReader {
         var activity: OpenWorkout?
         var event: (attributes: [String: String], line: Int, metadata: [(String, String)])?
         var route: OpenRoute?
-        /// An open element of OpenHealthKit's own (StateOfMind, ScoredAssessment) and its metadata entries so far.
+        /// An open element read whole before it becomes a sample (Audiogram; OpenHealthKit's own StateOfMind and
+        /// ScoredAssessment), its metadata entries and an audiogram's sensitivity points so far.
         var own: OwnElement?
-        typealias OwnElement = (name: String, attributes: [String: String], line: Int, metadata: [(String, String)])
+        typealias OwnElement = (name: String, attributes: [String: String], line: Int, metadata: [(String, String)],
+                                points: [[String: String]])
 
         /// A WorkoutRoute being read: its attributes, metadata, inline `Location`s (exports up to v8) and GPX files (later).
         struct OpenRoute {
@@ -333,9 +336,11 @@ package struct ExportImportReader {
                 if let location = location(tag) { route!.locations.append(location) }
             case "FileReference" where route != nil:
                 if let path = tag.attributes["path"], !path.isEmpty { route!.files.append(path) }
-            case "StateOfMind", "ScoredAssessment":
+            case "SensitivityPoint" where own?.name == "Audiogram":
+                own!.points.append(tag.attributes)
+            case "StateOfMind", "ScoredAssessment", "Audiogram":
                 try closeUnterminated(before: tag.name)
-                own = (tag.name, tag.attributes, tag.line, [])
+                own = (tag.name, tag.attributes, tag.line, [], [])
                 if tag.selfClosing { try end(tag.name) }
             case "ClinicalRecord":
                 summary.clinicalRecords.append(ExportClinicalRow(attributes: tag.attributes, line: tag.line))
@@ -361,10 +366,14 @@ package struct ExportImportReader {
                 }
                 memberCreated.removeAll()
                 memberLegacy.removeAll()
-            case "StateOfMind", "ScoredAssessment":
+            case "StateOfMind", "ScoredAssessment", "Audiogram":
                 guard let open = own, open.name == name else { return }
                 own = nil
-                let made: HKSample? = name == "StateOfMind" ? stateOfMindSample(open) : assessmentSample(open)
+                let made: HKSample? = switch name {
+                case "StateOfMind": stateOfMindSample(open)
+                case "ScoredAssessment": assessmentSample(open)
+                default: audiogramSample(open)
+                }
                 if let made { try add(made, created: open.attributes["creationDate"]) }
             case "WorkoutEvent":
                 guard let open = event else { return }
@@ -423,7 +432,7 @@ package struct ExportImportReader {
             let closes: [String] = switch name {
             case "Record": ["Own", "Record"]
             case "Correlation": ["Own", "Record", "Correlation"]
-            case "Workout", "StateOfMind", "ScoredAssessment":
+            case "Workout", "StateOfMind", "ScoredAssessment", "Audiogram":
                 ["Own", "Record", "Correlation", "WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout"]
             case "WorkoutActivity": ["WorkoutEvent", "WorkoutRoute", "WorkoutActivity"]
             default: [name]
@@ -676,6 +685,50 @@ package struct ExportImportReader {
             return HKStateOfMind(date: start, kind: kind, valence: valence, labels: labels, associations: associations,
                                  uuid: ExportSources.stableUUID(key + creationKey(a), start: start), metadata: ExportMetadata.typed(open.metadata),
                                  sourceRevision: records.revision(sourceName, a["sourceVersion"], device), device: device)
+        }
+
+        /// An `<Audiogram>` as Apple's export writes it, its `<SensitivityPoint>`s in frequency order; a bad point leaves the
+        /// whole audiogram out, reported with its line.
+        mutating func audiogramSample(_ open: OwnElement) -> HKAudiogramSample? {
+            let a = open.attributes
+            if hasImpossibleDate(a, line: open.line, element: "Audiogram", "startDate", "endDate", "creationDate") { return nil }
+            guard let sourceName = a["sourceName"] ?? a["source"], let start = a["startDate"].flatMap(ExportDates.parse),
+                  let end = a["endDate"].flatMap(ExportDates.parse), end >= start else {
+                report(line: open.line, element: "Audiogram", reason: "an Audiogram without source or valid dates")
+                return nil
+            }
+            do {
+                let points = try open.points.map { p -> HKAudiogramSensitivityPoint in
+                    guard let value = p["frequencyValue"].flatMap(Double.init) else {
+                        throw HKError.invalidArgument("a SensitivityPoint without a frequencyValue")
+                    }
+                    let unit = try HKUnit.parse(p["frequencyUnit"] ?? "Hz")
+                    var tests: [HKAudiogramSensitivityTest] = []
+                    for (side, name) in [(HKAudiogramSensitivityTestSide.left, "leftEar"), (.right, "rightEar")] {
+                        guard let text = p[name + "Value"] else { continue }
+                        guard let sensitivity = Double(text) else { throw HKError.invalidArgument("\(name)Value \(text) is not a number") }
+                        let lower = p[name + "ClampingRangeLowerBound"].flatMap(Double.init)
+                        let upper = p[name + "ClampingRangeUpperBound"].flatMap(Double.init)
+                        let masked = ["1", "true", "YES", "yes"].contains(p[name + "Masked"] ?? "")
+                        tests.append(try HKAudiogramSensitivityTest(
+                            sensitivity: HKQuantity(unit: try HKUnit.parse(p[name + "Unit"] ?? "dBHL"), doubleValue: sensitivity), type: .air,
+                            masked: masked, side: side,
+                            clampingRange: lower == nil && upper == nil ? nil : try HKAudiogramSensitivityPointClampingRange(lowerBound: lower, upperBound: upper)))
+                    }
+                    return try HKAudiogramSensitivityPoint(frequency: HKQuantity(unit: unit, doubleValue: value), tests: tests)
+                }
+                try HKAudiogramSample.checkPoints(points)
+                let device = records.device(a["device"])
+                let key = "Audiogram|\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)|\(HKAudiogramSensitivityPoint.json(points))"
+                return HKAudiogramSample(sensitivityPoints: points, start: start, end: end,
+                                         uuid: ExportSources.stableUUID(key + creationKey(a), start: start), metadata: ExportMetadata.typed(open.metadata),
+                                         sourceRevision: records.revision(sourceName, a["sourceVersion"], device), device: device)
+            } catch let error as HKError {
+                report(line: open.line, element: "Audiogram", reason: error.message)
+            } catch {
+                report(line: open.line, element: "Audiogram", reason: "\(error)")
+            }
+            return nil
         }
 
         /// A `<ScoredAssessment>` (OpenHealthKit's element; see ExportWriter) as the sample. Its score is made again from

@@ -98,6 +98,8 @@ package final class ExportWriter {
                 writeStateOfMind(sample, state)
             case .scoredAssessment(let assessment):
                 writeAssessment(sample, assessment)
+            case .audiogram(let audiogram):
+                writeAudiogram(sample, audiogram)
             case .workout:
                 try writeWorkout(sample)
                 continue
@@ -195,6 +197,41 @@ package final class ExportWriter {
         output.attribute("associations", state.associations.map(ExportNames.stateOfMindName).joined(separator: " "))
         closeElement("StateOfMind", indent: 1, hasChildren: !sample.metadata.isEmpty) {
             writeMetadata(sample.metadata, indent: 2, zone: zone)
+        }
+    }
+
+    /// An `<Audiogram>` as Apple writes it: its metadata, then a `<SensitivityPoint>` per frequency with each ear's
+    /// sensitivity in dBHL, `…Masked="1"` for a masked test and its clamping bounds. The element holds one test per ear:
+    /// of a point with a masked and an unmasked test of one ear, the unmasked one is written.
+    private func writeAudiogram(_ sample: ExportSample, _ audiogram: HKAudiogramSample) {
+        let zone = zone(of: sample)
+        output.raw(" <Audiogram")
+        output.attribute("type", sample.type)
+        writeSource(sample)
+        writeDates(sample, zone: zone)
+        closeElement("Audiogram", indent: 1, hasChildren: !sample.metadata.isEmpty || !audiogram.sensitivityPoints.isEmpty) {
+            writeMetadata(sample.metadata, indent: 2, zone: zone)
+            let dBHL = HKUnit.decibelHearingLevel()
+            for point in audiogram.sensitivityPoints {
+                indent(2)
+                output.raw("<SensitivityPoint")
+                output.attribute("frequencyValue", ExportNames.number(point.frequency.doubleValue(for: .hertz())))
+                output.attribute("frequencyUnit", "Hz")
+                for (side, name) in [(HKAudiogramSensitivityTestSide.left, "leftEar"), (.right, "rightEar")] {
+                    guard let test = point.tests.first(where: { $0.side == side && !$0.masked }) ?? point.tests.first(where: { $0.side == side })
+                    else { continue }
+                    output.attribute(name + "Value", ExportNames.number(test.sensitivity.doubleValue(for: dBHL)))
+                    output.attribute(name + "Unit", "dBHL")
+                    if test.masked { output.attribute(name + "Masked", "1") }
+                    if let lower = test.clampingRange?.lowerBound {
+                        output.attribute(name + "ClampingRangeLowerBound", ExportNames.number(lower.doubleValue(for: dBHL)))
+                    }
+                    if let upper = test.clampingRange?.upperBound {
+                        output.attribute(name + "ClampingRangeUpperBound", ExportNames.number(upper.doubleValue(for: dBHL)))
+                    }
+                }
+                output.raw("/>\n")
+            }
         }
     }
 

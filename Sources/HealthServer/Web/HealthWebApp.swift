@@ -85,6 +85,7 @@ enum TypeNames {
     static func title(_ identifier: String) -> String {
         if identifier == "HKWorkoutTypeIdentifier" { return "Workouts" }
         if identifier == "HKDataTypeIdentifierHeartbeatSeries" { return "Heartbeat Series" }
+        if identifier == HKDataTypeIdentifierStateOfMind { return "State of Mind" }
         var name = identifier
         for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier", "HKCharacteristicTypeIdentifier",
                        "HKClinicalTypeIdentifier", "HKDocumentTypeIdentifier", "HKDataTypeIdentifier", "HKWorkoutTypeIdentifier",

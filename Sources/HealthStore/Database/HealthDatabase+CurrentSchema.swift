@@ -237,6 +237,9 @@ extension HealthDatabase {
         CREATE TABLE "scoredAssessment" ("sampleId" INTEGER PRIMARY KEY REFERENCES "sample"("id") ON DELETE CASCADE, "answers" TEXT NOT NULL)
         """#,
         #"""
+        CREATE TABLE "audiogram" ("sampleId" INTEGER PRIMARY KEY REFERENCES "sample"("id") ON DELETE CASCADE, "points" TEXT NOT NULL)
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

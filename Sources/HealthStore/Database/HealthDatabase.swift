@@ -1015,6 +1015,14 @@ package final class HealthDatabase: Sendable {
                 t.column("answers", .text).notNull()
             }
         }
+        migrator.registerMigration("v36: audiograms") { db in
+            // An audiogram is a sample of kind 11; here its sensitivity points as JSON (HKAudiogramSensitivityPoint.Stored:
+            // frequency in Hz, each test's sensitivity and clamping bounds in dBHL, side, masking, conduction type).
+            try db.create(table: "audiogram") { t in
+                t.primaryKey("sampleId", .integer).references("sample", onDelete: .cascade)
+                t.column("points", .text).notNull()
+            }
+        }
         return migrator
     }()
 }

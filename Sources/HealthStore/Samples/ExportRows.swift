@@ -17,6 +17,8 @@ package struct ExportSample: Sendable {
         case stateOfMind(HKStateOfMind)
         /// A GAD-7 or PHQ-9 result (its answers and score).
         case scoredAssessment(HKScoredAssessment)
+        /// An audiogram (its sensitivity points).
+        case audiogram(HKAudiogramSample)
     }
 
     package var uuid: UUID
@@ -142,9 +144,9 @@ package struct ExportRows: Sendable {
     /// How many samples an export writes as Records, Correlations and Workouts (for progress).
     package func sampleCount() throws -> Int {
         try database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sample WHERE kind IN (?, ?, ?, ?, ?, ?)", arguments: [
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sample WHERE kind IN (?, ?, ?, ?, ?, ?, ?)", arguments: [
                 SampleKind.quantity.rawValue, SampleKind.category.rawValue, SampleKind.correlation.rawValue, SampleKind.workout.rawValue,
-                SampleKind.stateOfMind.rawValue, SampleKind.scoredAssessment.rawValue,
+                SampleKind.stateOfMind.rawValue, SampleKind.scoredAssessment.rawValue, SampleKind.audiogram.rawValue,
             ]) ?? 0
         }
     }
@@ -160,7 +162,7 @@ package struct ExportRows: Sendable {
             }
             try sink.characteristics(characteristics)
 
-            let recordKinds = [SampleKind.quantity, .category, .correlation, .stateOfMind, .scoredAssessment].map { String($0.rawValue) }.joined(separator: ", ")
+            let recordKinds = [SampleKind.quantity, .category, .correlation, .stateOfMind, .scoredAssessment, .audiogram].map { String($0.rawValue) }.joined(separator: ", ")
             // Correlation members are linked to their correlation, yet are Records of their own at the top level too.
             try paginate("SELECT * FROM sample WHERE kind IN (\(recordKinds))", db: db) { rows in
                 try sink.samples(try reader.samples(rows))
@@ -198,13 +200,13 @@ package struct ExportRows: Sendable {
             }
 
             var counts = Counts()
-            let exported = [SampleKind.quantity, .category, .correlation, .workout, .clinicalRecord, .stateOfMind, .scoredAssessment].map(\.rawValue)
+            let exported = [SampleKind.quantity, .category, .correlation, .workout, .clinicalRecord, .stateOfMind, .scoredAssessment, .audiogram].map(\.rawValue)
             // Routes go with their workouts; one without a workout has no place in export.xml. A heartbeat series goes out
             // as the beat list of the heart-rate variability record it came with (same source and dates); one an app built
             // alone has no place there either. Electrocardiograms go out as the CSV files they came from.
             let variability = SampleTypeCode.code(HKQuantityTypeIdentifier.heartRateVariabilitySDNN.rawValue)
             for row in try Row.fetchAll(db, sql: """
-                SELECT typeCode, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?, ?, ?, \(SampleKind.electrocardiogram.rawValue))
+                SELECT typeCode, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?, ?, ?, ?, \(SampleKind.electrocardiogram.rawValue))
                 AND NOT (kind = \(SampleKind.route.rawValue) AND id IN (SELECT sampleId FROM workoutAssociation))
                 AND NOT (kind = \(SampleKind.heartbeatSeries.rawValue) AND EXISTS (
                     SELECT 1 FROM sample h WHERE h.typeCode = \(variability) AND h.startDate = sample.startDate
@@ -360,6 +362,14 @@ package struct ExportRows: Sendable {
                 value = .scoredAssessment(try SampleStore.assessment(
                     sampleId: id, type: type, date: Date(timeIntervalSinceReferenceDate: row.startDate), uuid: uuid,
                     metadata: entries.isEmpty ? nil : Dictionary(entries, uniquingKeysWith: { $1 }), revision: revision,
+                    device: device?.device, in: db))
+            case .audiogram:
+                let revision = HKSourceRevision(source: source, version: row.sourceVersion, productType: row.productType,
+                                                operatingSystemVersion: SampleStore.parse(row.osVersion))
+                let entries = metadata[id] ?? []
+                value = .audiogram(try SampleStore.audiogram(
+                    sampleId: id, start: Date(timeIntervalSinceReferenceDate: row.startDate), end: Date(timeIntervalSinceReferenceDate: row.endDate),
+                    uuid: uuid, metadata: entries.isEmpty ? nil : Dictionary(entries, uniquingKeysWith: { $1 }), revision: revision,
                     device: device?.device, in: db))
             case .document, .clinicalRecord, .route, .heartbeatSeries, .electrocardiogram:
                 throw HKError(.errorDatabaseInaccessible, "a \(row.type) sample is not a Record of an export")

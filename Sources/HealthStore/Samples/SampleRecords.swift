@@ -15,6 +15,7 @@ enum SampleKind: Int, Codable {
     case electrocardiogram = 8
     case stateOfMind = 9
     case scoredAssessment = 10
+    case audiogram = 11
 }
 
 /// A row of `sample`: one saved sample. Quantities keep both the SI-base value (for statistics in SQL)

@@ -103,6 +103,10 @@ package struct SampleStore: Sendable {
                     throw HKError.invalidArgument("state of mind \(state.uuid) must be at one moment (its start and end dates differ)")
                 }
                 types.insert(state.sampleType)
+            case let audiogram as HKAudiogramSample:
+                // Points are checked when made; their order and count here.
+                try HKAudiogramSample.checkPoints(audiogram.sensitivityPoints)
+                types.insert(audiogram.sampleType)
             case let assessment as HKScoredAssessment:
                 // Made by the initializers, which check the answers; an archive decodes only valid ones.
                 _ = try HKScoredAssessment.make(type: assessment.sampleType as! HKScoredAssessmentType, date: assessment.startDate,
@@ -200,6 +204,9 @@ package struct SampleStore: Sendable {
         case let state as HKStateOfMind:
             kind = .stateOfMind
             value = state.valence
+        case let audiogram as HKAudiogramSample:
+            kind = .audiogram
+            count = audiogram.sensitivityPoints.count
         case let assessment as HKScoredAssessment:
             kind = .scoredAssessment
             value = Double(assessment.score)
@@ -240,6 +247,9 @@ package struct SampleStore: Sendable {
         }
         if let state = sample as? HKStateOfMind {
             try SampleStore.insertStateOfMind(state, sampleId: sampleId, in: db)
+        }
+        if let audiogram = sample as? HKAudiogramSample {
+            try SampleStore.insertAudiogram(audiogram, sampleId: sampleId, in: db)
         }
         if let assessment = sample as? HKScoredAssessment {
             try SampleStore.insertAssessment(assessment, sampleId: sampleId, in: db)
@@ -508,6 +518,9 @@ package struct SampleStore: Sendable {
             case (.stateOfMind, is HKStateOfMindType):
                 return try SampleStore.stateOfMind(sampleId: id, date: start, valence: row.value ?? 0, uuid: uuid, metadata: metadata,
                                                    revision: revision, device: device, in: db)
+            case (.audiogram, is HKAudiogramSampleType):
+                return try SampleStore.audiogram(sampleId: id, start: start, end: end, uuid: uuid, metadata: metadata, revision: revision,
+                                                 device: device, in: db)
             case (.scoredAssessment, let type as HKScoredAssessmentType):
                 return try SampleStore.assessment(sampleId: id, type: type, date: start, uuid: uuid, metadata: metadata, revision: revision,
                                                   device: device, in: db)

@@ -428,7 +428,7 @@ package struct RemoteBackend: HealthBackend {
     /// Samples of types the API does not carry yet fail here, saying so, rather than come back as bare samples.
     private func checkCarried(_ type: HKSampleType) throws {
         guard WireSample.carries(type) else {
-            throw HKError(.errorHealthDataUnavailable, "\(type.identifier) samples do not go through the health daemon yet (quantity, category, workout and correlation samples, states of mind, scored assessments, CDA documents, clinical records, electrocardiograms, heartbeat series and workout routes do)")
+            throw HKError(.errorHealthDataUnavailable, "\(type.identifier) samples do not go through the health daemon yet (quantity, category, workout and correlation samples, states of mind, scored assessments, audiograms, CDA documents, clinical records, electrocardiograms, heartbeat series and workout routes do)")
         }
     }
 

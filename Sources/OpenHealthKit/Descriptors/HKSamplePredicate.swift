@@ -74,6 +74,13 @@ extension HKSamplePredicate where Sample == HKStateOfMind {
     }
 }
 
+extension HKSamplePredicate where Sample == HKAudiogramSample {
+    /// Audiograms matching `predicate`.
+    public static func audiogram(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKAudiogramSample> {
+        .init(sampleType: HKObjectType.audiogramSampleType(), predicate: predicate)
+    }
+}
+
 extension HKSamplePredicate where Sample == HKGAD7Assessment {
     /// GAD-7 results matching `predicate`.
     public static func gad7Assessment(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKGAD7Assessment> {

@@ -15,7 +15,7 @@ public struct ExportImport: Sendable {
     public var read: [String: Int] = [:]
     public var activitySummaries = 0
     /// Elements the model does not hold, kept as written and written back by a later export, by element name
-    /// (`Record` for record types the catalog does not know, `Audiogram`, `VisionPrescription`); each also reported.
+    /// (`Record` for record types the catalog does not know, `VisionPrescription`); each also reported.
     public var kept: [String: Int] = [:]
     /// Sidecar files kept as they are (`electrocardiograms/*.csv`), new or changed ones.
     public var keptFiles: [String] = []

@@ -250,16 +250,16 @@ struct DamagedExportXMLTests {
     @Test func anElementKeptAsWrittenWithoutItsEndTagEndsWhereTheNextElementStarts() throws {
         let unknown = #" <Record type="0" sourceName="Scale" unit="count" startDate="2026-10-01 08:00:00 +0100" endDate="2026-10-01 08:00:00 +0100" value="1">"#
             + "\n" + #"  <MetadataEntry key="k" value="v"/>"#
-        let audiogram = #" <Audiogram sourceName="Clinic" startDate="2026-10-02 08:00:00 +0100" endDate="2026-10-02 08:00:00 +0100">"#
-            + "\n" + #"  <SensitivityPoint frequency="1000" leftEarValue="10" rightEarValue="10"/>"#
-        let body = [unknown, good, good.replacingOccurrences(of: "value=\"420\"", with: "value=\"421\""), audiogram].joined(separator: "\n")
+        let prescription = #" <VisionPrescription type="HKVisionPrescriptionTypeGlasses" dateIssued="2026-10-02 08:00:00 +0100">"#
+            + "\n" + #"  <RightEye sphere="-1" sphereUnit="D"/>"#
+        let body = [unknown, good, good.replacingOccurrences(of: "value=\"420\"", with: "value=\"421\""), prescription].joined(separator: "\n")
         let person = try HealthPerson(storeDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ohk-unclosed-\(UUID().uuidString)"))
         let result = try person.importExport(at: try export(body))
         #expect(result.added[HKQuantityTypeIdentifier.stepCount.rawValue] == 2, "\(result.added) \(result.problems)")
-        #expect(result.kept == ["Record": 1, "Audiogram": 1], "\(result.kept)")
+        #expect(result.kept == ["Record": 1, "VisionPrescription": 1], "\(result.kept)")
         #expect(result.problems.contains { $0.line == 4 && $0.reason == "<Record> has no end tag: taken as ended where the next <Record> starts" },
                 "\(result.problems)")
-        #expect(result.problems.contains { $0.line == 8 && $0.reason == "<Audiogram> has no end tag: taken as ended where </HealthData> closes what holds it" },
+        #expect(result.problems.contains { $0.line == 8 && $0.reason == "<VisionPrescription> has no end tag: taken as ended where </HealthData> closes what holds it" },
                 "\(result.problems)")
     }
 

@@ -388,6 +388,20 @@ public enum HKPhysicalEffortEstimationType: Int, Sendable, CaseIterable {
     case deviceSensed = 2
 }
 
+/// HealthKit's `HKAudiogramConductionType`, with Apple's raw values.
+public enum HKAudiogramConductionType: Int, Sendable, CaseIterable {
+    /// `HKAudiogramConductionTypeAir`
+    case air = 0
+}
+
+/// HealthKit's `HKAudiogramSensitivityTestSide`, with Apple's raw values.
+public enum HKAudiogramSensitivityTestSide: Int, Sendable, CaseIterable {
+    /// `HKAudiogramSensitivityTestSideLeft`
+    case left = 0
+    /// `HKAudiogramSensitivityTestSideRight`
+    case right = 1
+}
+
 /// Every constant of the enums above by its ObjC name, as Apple Health's export writes it
 /// (`HKBiologicalSexFemale`), with its raw value.
 package let modelEnumRawValuesByName: [String: Int] = [
@@ -530,4 +544,7 @@ package let modelEnumRawValuesByName: [String: Int] = [
     "HKCyclingFunctionalThresholdPowerTestTypePredictionExercise": 4,
     "HKPhysicalEffortEstimationTypeActivityLookup": 1,
     "HKPhysicalEffortEstimationTypeDeviceSensed": 2,
+    "HKAudiogramConductionTypeAir": 0,
+    "HKAudiogramSensitivityTestSideLeft": 0,
+    "HKAudiogramSensitivityTestSideRight": 1,
 ]

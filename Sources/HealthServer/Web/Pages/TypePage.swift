@@ -243,6 +243,26 @@ struct TypePage {
             let what = sleep ? "asleep" : "recorded"
             let chart = SVGChart(buckets: buckets, style: .bars, unit: "h", title: "\(title): hours \(what)")
             return "<p><span class=\"figure\">\(SVGChart.figure(total)) h</span> <span class=\"muted\">\(what)</span></p>\(chart.render())"
+        case is HKStateOfMindType:
+            // As the Health app's State of Mind chart: per period, the range of valences and their average.
+            let descriptor = HKSampleQueryDescriptor(
+                predicates: [.stateOfMind(HKQuery.predicateForSamples(withStart: interval.start, end: interval.end))],
+                sortDescriptors: [SortDescriptor(\.startDate)])
+            var valences: [Int: [Double]] = [:]
+            for state in try await descriptor.result(for: app.person.healthStore) {
+                guard let index = starts.lastIndex(where: { $0 <= state.startDate }) else { continue }
+                valences[index, default: []].append(state.valence)
+            }
+            for (index, values) in valences {
+                buckets[index].value = values.reduce(0, +) / Double(values.count)
+                buckets[index].minimum = values.min()
+                buckets[index].maximum = values.max()
+            }
+            let all = valences.values.joined()
+            let headline: HTML = all.isEmpty ? "<p class=\"muted\">No data in this time.</p>"
+                : "<p><span class=\"figure\">\(all.count)</span> <span class=\"muted\">logged, average valence \(SVGChart.figure(all.reduce(0, +) / Double(all.count)))</span></p>"
+            let chart = SVGChart(buckets: buckets, style: .band, unit: "valence", title: "\(title): valence from -1 to 1")
+            return "\(headline)\(chart.render())"
         default:
             return .empty
         }
@@ -464,6 +484,18 @@ struct TypePage {
             return "\(WorkoutPages.activityName(workout.workoutActivityType)), \(SVGChart.figure(workout.duration / 60)) min"
         case let correlation as HKCorrelation:
             return "\(correlation.objects.count) values"
+        case let state as HKStateOfMind:
+            let words = state.labels.map { "\($0)" } + state.associations.map { "\($0)" }
+            return "\(state.kind == .dailyMood ? "daily mood" : "emotion") \(SVGChart.figure(state.valence)) (\(state.valenceClassification))"
+                + (words.isEmpty ? "" : ": " + words.joined(separator: ", "))
+        case let gad7 as HKGAD7Assessment:
+            return "score \(gad7.score) of 21, \(gad7.risk)"
+        case let phq9 as HKPHQ9Assessment:
+            return "score \(phq9.score) of 27, \(phq9.risk)"
+        case let audiogram as HKAudiogramSample:
+            let hertz = audiogram.sensitivityPoints.map { $0.frequency.doubleValue(for: .hertz()) }
+            guard let low = hertz.first, let high = hertz.last else { return "no points" }
+            return "\(hertz.count) frequencies, \(SVGChart.figure(low))–\(SVGChart.figure(high)) Hz"
         default:
             return ""
         }
