@@ -18,7 +18,7 @@ private final class Heard: Sendable {
     func note(_ call: String) { calls.withLock { $0.append(call) } }
 
     /// The calls once there are `count` of them, or all there are after `timeout`.
-    func calls(reaching count: Int, within timeout: Duration = .seconds(20)) async throws -> [String] {
+    func calls(reaching count: Int, within timeout: Duration = .seconds(60)) async throws -> [String] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let now = calls.withLock { $0 }

@@ -10,7 +10,9 @@ import TestSupport
 struct ParkedShutdownTests {
     @Test func aParkedRequestDoesNotHoldTheShutdown() async throws {
         let daemon = try await DaemonHarness.start()
-        let client = daemon.client(token: try await daemon.connect("com.example.steps", name: "Steps"))
+        // The request waits through the shutdown, which may take up to the bound below on a loaded machine (in a full run
+        // the client's default 30 s ran out first).
+        let client = daemon.client(token: try await daemon.connect("com.example.steps", name: "Steps"), timeout: .seconds(150))
         let body = Components.Schemas.AuthorizationRequest(share: [HKQuantityType(.stepCount).identifier], read: [])
         let request = Task { try await client.requestAuthorization(body: .json(body)) }
         #expect(try await AuthorizationRequestTests.waiting(daemon).count == 1)

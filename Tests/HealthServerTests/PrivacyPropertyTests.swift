@@ -11,7 +11,8 @@ private let day0 = Date(timeIntervalSinceReferenceDate: 815_443_200)  // 2026-11
 /// deletions, correlations, authorization status, counts of deletions, and every error — is what the model says
 /// that app may know. It runs on both backends: the apps' stores opened in this process, and apps reaching
 /// `health serve` with their tokens while the person changes the same store. Workouts and their effort scores are in it
-/// too: an app relates a score only to a workout it may see, and finds a workout's scores only as it may see both. The suite runs a seeded slice;
+/// too: an app relates a score only to a workout it may see, and finds a workout's scores only as it may see both; and states
+/// of mind, found by label and by valence only as the app may read them. The suite runs a seeded slice;
 /// `OPENHEALTHKIT_PRIVACY_CASES=10000` runs the long one (see FUZZING.md).
 @Suite("Privacy (randomized property)")
 struct PrivacyPropertyTests {
@@ -21,6 +22,8 @@ struct PrivacyPropertyTests {
     static let food = HKCorrelationType(.food)
     static let workout = HKObjectType.workoutType()
     static let effort = HKQuantityType(.workoutEffortScore)
+    static let mood = HKObjectType.stateOfMindType()
+    static let moodLabels: [HKStateOfMind.Label] = [.happy, .sad, .calm]
     static let slots = 40
     static let slotLength: TimeInterval = 1800
 
@@ -84,6 +87,8 @@ private struct Model {
     /// Workouts, with their owner; effort scores, with their owner, workout and value.
     var workouts: [UUID: (app: String, object: HKWorkout)] = [:]
     var efforts: [UUID: (app: String, workout: UUID, value: Double)] = [:]
+    /// States of mind, with their owner, label and valence.
+    var moods: [UUID: (app: String, label: HKStateOfMind.Label, valence: Double)] = [:]
     var share: [String: Set<String>] = [:]
     var read: [String: Set<String>] = [:]
     var guest = false
@@ -119,7 +124,7 @@ private struct World {
         random = PredicateRandom(state: seed &* 0x9E37_79B9)
         person = try session.person()
         let all: Set<HKSampleType> = Set(PrivacyPropertyTests.kinds + [PrivacyPropertyTests.energy, PrivacyPropertyTests.effort])
-            .union([PrivacyPropertyTests.workout])
+            .union([PrivacyPropertyTests.workout, PrivacyPropertyTests.mood])
         let types = Set(all.map(\.identifier))
         for app in PrivacyPropertyTests.apps {
             let manifest = AppManifest(bundleIdentifier: app, name: app, shareUsageDescription: "Reads.", updateUsageDescription: "Writes.")
@@ -186,6 +191,7 @@ private struct World {
             case 62..<65: try toggleGuest()
             case 65..<68: try await impersonate()
             case 68..<76: try await rateWorkout()
+            case 76..<82: try await logMood()
             default: break
             }
             try await queryEverything(by: pick(PrivacyPropertyTests.apps))
@@ -302,7 +308,7 @@ private struct World {
     mutating func setPermission() throws {
         let app = pick(PrivacyPropertyTests.apps)
         let type: HKObjectType = pick(PrivacyPropertyTests.kinds + [PrivacyPropertyTests.energy, PrivacyPropertyTests.effort] as [HKObjectType]
-                                      + [PrivacyPropertyTests.workout])
+                                      + [PrivacyPropertyTests.workout, PrivacyPropertyTests.mood])
         let share = chance(0.6), read = chance(0.5)
         try person.setPermission(app: app, type: type, share: share, read: read)
         if share { model.share[app, default: []].insert(type.identifier) } else { model.share[app, default: []].remove(type.identifier) }
@@ -376,6 +382,18 @@ private struct World {
 
     // MARK: Queries
 
+    /// An app logs a state of mind: saved only with share permission and outside guest mode.
+    mutating func logMood() async throws {
+        let app = pick(PrivacyPropertyTests.apps), label = pick(PrivacyPropertyTests.moodLabels)
+        let valence = Double(Int.random(in: -4...4, using: &random)) / 4
+        let state = HKStateOfMind(date: date(Int.random(in: 0..<PrivacyPropertyTests.slots, using: &random)), kind: chance(0.5) ? .dailyMood : .momentaryEmotion,
+                                  valence: valence, labels: [label], associations: [.health])
+        let result = await outcome { try await stores[app]!.save(state) }
+        let allowed = !model.guest && model.mayShare(app, PrivacyPropertyTests.mood.identifier)
+        check((result == nil) == allowed, "\(app) logs a mood (guest \(model.guest), share \(model.mayShare(app, PrivacyPropertyTests.mood.identifier))): \(result ?? "saved")")
+        if result == nil { model.moods[state.uuid] = (app, label, valence) }
+    }
+
     mutating func queryEverything(by app: String) async throws {
         let store = stores[app]!
         let from = Int.random(in: 0..<PrivacyPropertyTests.slots, using: &random)
@@ -447,6 +465,19 @@ private struct World {
         let calories = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: PrivacyPropertyTests.energy)], sortDescriptors: [])
             .result(for: store)
         check(Set(calories.map(\.uuid)) == Set(model.visible(app, energy).map(\.uuid)), "\(app) sees \(calories.count) calorie samples")
+
+        // States of mind by one label, and the unpleasant ones by valence: only those the app may see.
+        let moodID = PrivacyPropertyTests.mood.identifier
+        let label = pick(PrivacyPropertyTests.moodLabels)
+        let visibleMoods = model.moods.filter { $0.value.app == app || model.mayRead(app, moodID) }
+        let labelled = try await HKSampleQueryDescriptor(predicates: [.stateOfMind(HKQuery.predicateForStatesOfMind(with: label))], sortDescriptors: [])
+            .result(for: store)
+        check(Set(labelled.map(\.uuid)) == Set(visibleMoods.filter { $0.value.label == label }.keys),
+              "\(app) sees \(labelled.count) \(label) moods, model \(visibleMoods.filter { $0.value.label == label }.count) (read \(model.mayRead(app, moodID)))")
+        let unpleasant = try await HKSampleQueryDescriptor(
+            predicates: [.stateOfMind(HKQuery.predicateForStatesOfMind(withValence: 0, operatorType: .lessThan))], sortDescriptors: []).result(for: store)
+        check(Set(unpleasant.map(\.uuid)) == Set(visibleMoods.filter { $0.value.valence < 0 }.keys),
+              "\(app) sees \(unpleasant.count) unpleasant moods, model \(visibleMoods.filter { $0.value.valence < 0 }.count)")
 
         // Each workout's effort scores: only when the app may see the workout, and of those only the ones it may see.
         let workoutID = PrivacyPropertyTests.workout.identifier, effortID = PrivacyPropertyTests.effort.identifier

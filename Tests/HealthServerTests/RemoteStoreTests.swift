@@ -474,9 +474,9 @@ struct RemoteStoreTests {
         try await AppSession.with(.remote) { session in
             let store = try await session.app(.steps, answering: .allowAll)
             // Samples the wire does not carry yet are refused, not sent back bare.
-            let audiograms = await #expect(throws: HKError.self) { _ = try await query(store, HKObjectType.audiogramSampleType()) }
-            #expect(audiograms?.code == .errorHealthDataUnavailable)
-            #expect(audiograms?.message.contains("do not go through the health daemon yet") == true)
+            let prescriptions = await #expect(throws: HKError.self) { _ = try await query(store, HKObjectType.visionPrescriptionType()) }
+            #expect(prescriptions?.code == .errorHealthDataUnavailable)
+            #expect(prescriptions?.message.contains("do not go through the health daemon yet") == true)
         }
     }
 }
