@@ -329,6 +329,16 @@ package struct ExportRows: Sendable {
             }
             let source = try self.source(row.sourceId)
             let device = try self.device(row.deviceId)
+            let begins = Date(timeIntervalSinceReferenceDate: row.startDate), ends = Date(timeIntervalSinceReferenceDate: row.endDate)
+            // What the kinds written as HealthKit objects need (made only for them: records are most rows).
+            func revision() -> HKSourceRevision {
+                HKSourceRevision(source: source, version: row.sourceVersion, productType: row.productType,
+                                 operatingSystemVersion: SampleStore.parse(row.osVersion))
+            }
+            func values() -> [String: HKMetadataValue]? {
+                let entries = metadata[id] ?? []
+                return entries.isEmpty ? nil : Dictionary(entries, uniquingKeysWith: { $1 })
+            }
             let value: ExportSample.Value
             switch row.kind {
             case .quantity:
@@ -338,44 +348,23 @@ package struct ExportRows: Sendable {
             case .correlation:
                 value = .correlation(try (members[id] ?? []).map { try sample($0, members: [:], metadata: metadata) })
             case .workout:
-                let revision = HKSourceRevision(source: source, version: row.sourceVersion, productType: row.productType,
-                                                operatingSystemVersion: SampleStore.parse(row.osVersion))
-                let entries = metadata[id] ?? []
-                value = .workout(try WorkoutStorage.workout(
-                    row: row, metadata: entries.isEmpty ? nil : Dictionary(entries, uniquingKeysWith: { $1 }), revision: revision,
-                    device: device?.device, in: db))
+                value = .workout(try WorkoutStorage.workout(row: row, metadata: values(), revision: revision(), device: device?.device, in: db))
             case .stateOfMind:
-                let revision = HKSourceRevision(source: source, version: row.sourceVersion, productType: row.productType,
-                                                operatingSystemVersion: SampleStore.parse(row.osVersion))
-                let entries = metadata[id] ?? []
-                value = .stateOfMind(try SampleStore.stateOfMind(
-                    sampleId: id, date: Date(timeIntervalSinceReferenceDate: row.startDate), valence: row.value ?? 0, uuid: uuid,
-                    metadata: entries.isEmpty ? nil : Dictionary(entries, uniquingKeysWith: { $1 }), revision: revision,
-                    device: device?.device, in: db))
+                value = .stateOfMind(try SampleStore.stateOfMind(sampleId: id, date: begins, valence: row.value ?? 0, uuid: uuid, metadata: values(),
+                                                                 revision: revision(), device: device?.device, in: db))
             case .scoredAssessment:
                 guard let type = HKObjectType.type(forIdentifier: row.type) as? HKScoredAssessmentType else {
                     throw HKError(.errorDatabaseInaccessible, "the store holds a scored assessment of type \(row.type)")
                 }
-                let revision = HKSourceRevision(source: source, version: row.sourceVersion, productType: row.productType,
-                                                operatingSystemVersion: SampleStore.parse(row.osVersion))
-                let entries = metadata[id] ?? []
-                value = .scoredAssessment(try SampleStore.assessment(
-                    sampleId: id, type: type, date: Date(timeIntervalSinceReferenceDate: row.startDate), uuid: uuid,
-                    metadata: entries.isEmpty ? nil : Dictionary(entries, uniquingKeysWith: { $1 }), revision: revision,
-                    device: device?.device, in: db))
+                value = .scoredAssessment(try SampleStore.assessment(sampleId: id, type: type, date: begins, uuid: uuid, metadata: values(),
+                                                                     revision: revision(), device: device?.device, in: db))
             case .audiogram:
-                let revision = HKSourceRevision(source: source, version: row.sourceVersion, productType: row.productType,
-                                                operatingSystemVersion: SampleStore.parse(row.osVersion))
-                let entries = metadata[id] ?? []
-                value = .audiogram(try SampleStore.audiogram(
-                    sampleId: id, start: Date(timeIntervalSinceReferenceDate: row.startDate), end: Date(timeIntervalSinceReferenceDate: row.endDate),
-                    uuid: uuid, metadata: entries.isEmpty ? nil : Dictionary(entries, uniquingKeysWith: { $1 }), revision: revision,
-                    device: device?.device, in: db))
+                value = .audiogram(try SampleStore.audiogram(sampleId: id, start: begins, end: ends, uuid: uuid, metadata: values(),
+                                                             revision: revision(), device: device?.device, in: db))
             case .document, .clinicalRecord, .route, .heartbeatSeries, .electrocardiogram:
                 throw HKError(.errorDatabaseInaccessible, "a \(row.type) sample is not a Record of an export")
             }
-            return ExportSample(uuid: uuid, type: row.type, value: value, startDate: Date(timeIntervalSinceReferenceDate: row.startDate),
-                                endDate: Date(timeIntervalSinceReferenceDate: row.endDate),
+            return ExportSample(uuid: uuid, type: row.type, value: value, startDate: begins, endDate: ends,
                                 creationDate: Date(timeIntervalSinceReferenceDate: row.savedAt), source: source,
                                 sourceVersion: row.sourceVersion, device: device, metadata: metadata[id] ?? [])
         }

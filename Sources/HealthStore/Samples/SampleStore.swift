@@ -96,22 +96,10 @@ package struct SampleStore: Sendable {
             case let ecg as HKElectrocardiogram:
                 throw HKError(.errorAuthorizationDenied,
                               "electrocardiograms are read-only: only the person's ECG recordings come into the store (\(ecg.uuid))")
-            case let state as HKStateOfMind:
-                // Made with HKStateOfMind's initializers, which check it; an archive decodes only valid ones.
-                try HKStateOfMind.checkValence(state.valence)
-                guard state.startDate == state.endDate else {
-                    throw HKError.invalidArgument("state of mind \(state.uuid) must be at one moment (its start and end dates differ)")
-                }
-                types.insert(state.sampleType)
-            case let audiogram as HKAudiogramSample:
-                // Points are checked when made; their order and count here.
-                try HKAudiogramSample.checkPoints(audiogram.sensitivityPoints)
-                types.insert(audiogram.sampleType)
-            case let assessment as HKScoredAssessment:
-                // Made by the initializers, which check the answers; an archive decodes only valid ones.
-                _ = try HKScoredAssessment.make(type: assessment.sampleType as! HKScoredAssessmentType, date: assessment.startDate,
-                                                answerRawValues: assessment.answerRawValues, metadata: nil, device: nil)
-                types.insert(assessment.sampleType)
+            case let sample as HKSample where sample is HKStateOfMind || sample is HKAudiogramSample || sample is HKScoredAssessment:
+                // Checked whole by their initializers (which throw or stop the program, as HealthKit's raise) and by their
+                // archives' decoding, as category samples are.
+                types.insert(sample.sampleType)
             case let series as HKHeartbeatSeriesSample:
                 guard series.beats != nil else {
                     throw HKError.invalidArgument("heartbeat series \(series.uuid) carries no beats; build it with HKHeartbeatSeriesBuilder")
