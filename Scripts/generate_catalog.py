@@ -211,6 +211,9 @@ MODEL_ENUMS: dict[str, list[str] | None] = {
     "HKPhysicalEffortEstimationType": ["activityLookup", "deviceSensed"],
     "HKAudiogramConductionType": ["air"],
     "HKAudiogramSensitivityTestSide": ["left", "right"],
+    "HKVisionPrescriptionType": ["glasses", "contacts"],
+    "HKPrismBase": ["none", "up", "down", "in", "out"],
+    "HKVisionEye": ["left", "right"],
 }
 
 # Integer enums of enums.tsv that Swift nests in a class (`NS_SWIFT_NAME(HKStateOfMind.Label)`), in output order:

@@ -176,6 +176,7 @@ package enum SampleListJSON {
         writer.next("uuid")
         writer.string(sample.uuid)
         if let value = sample.value { writer.next("value"); writer.integer(value) }
+        if let prescription = sample.visionPrescription { writer.next("visionPrescription"); try parts.encoded(prescription, to: &writer) }
         if let workout = sample.workout { writer.next("workout"); try parts.encoded(workout, to: &writer) }
         writer.raw("}")
     }
@@ -383,6 +384,8 @@ package enum SampleListJSON {
                     case "audiogram": sample.audiogram = try decoding.decoded(Components.Schemas.Audiogram.self, &reader)
                     case "scoredAssessment": sample.scoredAssessment = try decoding.decoded(Components.Schemas.ScoredAssessment.self, &reader)
                     case "stateOfMind": sample.stateOfMind = try decoding.decoded(Components.Schemas.StateOfMind.self, &reader)
+                    case "visionPrescription":
+                        sample.visionPrescription = try decoding.decoded(Components.Schemas.VisionPrescription.self, &reader)
                     default: throw Misread("is not a field of a sample")
                     }
                 }

@@ -137,13 +137,71 @@ package enum WireSample {
                 throw field("scoredAssessment/score", "the answers score \(made.score), not \(score)")
             }
             return made
+        case is HKPrescriptionType:
+            guard wire.quantity == nil, wire.value == nil else {
+                throw field(wire.quantity != nil ? "quantity" : "value", "a vision prescription has its lenses in visionPrescription")
+            }
+            try noCompoundFields(wire, at: pointer)
+            guard let fields = wire.visionPrescription else { throw field("visionPrescription", "a vision prescription needs its prescriptionType") }
+            let checked: [String: HKMetadataValue]?
+            do {
+                checked = try HKVisionPrescription.check(dateIssued: wire.startDate, expirationDate: expiration(wire.endDate), metadata: metadata)
+            } catch let error as HKError where error.message.contains("expires") {
+                throw field("endDate", error.message)
+            }
+            return try prescription(fields, at: pointer + "/visionPrescription", start: wire.startDate, end: wire.endDate, uuid: uuid,
+                                    metadata: checked, revision: HKObject.unsavedRevision, device: device)
         case let type as HKClinicalType:
             throw HKError(.errorAuthorizationDenied, "clinical records are read-only: apps cannot save or delete them (\(type.identifier) \(uuid))")
         case .some:
-            throw field("type", "\(wire._type) samples cannot go through the daemon yet (quantity, category, workout, correlation, state of mind, scored assessment, audiogram and CDA document samples can)")
+            throw field("type", "\(wire._type) samples cannot go through the daemon yet (quantity, category, workout, correlation, state of mind, scored assessment, audiogram, vision prescription and CDA document samples can)")
         case nil:
             throw field("type", "\"\(wire._type)\" is not a HealthKit sample type identifier")
         }
+    }
+
+    /// A vision prescription's expiration from its end date (none at `Date.distantFuture`).
+    static func expiration(_ end: Date) -> Date? { end >= HKVisionPrescription.noExpiration ? nil : end }
+
+    /// A vision prescription from the wire, checked as HealthKit's initializers check it; an error names the field.
+    static func prescription(_ fields: Components.Schemas.VisionPrescription, at pointer: String, start: Date, end: Date, uuid: UUID,
+                             metadata: [String: HKMetadataValue]?, revision: HKSourceRevision, device: HKDevice?) throws -> HKVisionPrescription {
+        guard let type = HKVisionPrescriptionType(rawValue: fields.prescriptionType) else {
+            throw WireFieldError(pointer + "/prescriptionType", "\(fields.prescriptionType) is not an HKVisionPrescriptionType (1 glasses, 2 contacts)")
+        }
+        func lens(_ wire: Components.Schemas.LensSpecification?, _ name: String) throws -> HKLensSpecification.Stored? {
+            guard let wire else { return nil }
+            if let prism = wire.prism, HKVisionEye(rawValue: prism.eye) == nil {
+                throw WireFieldError("\(pointer)/\(name)/prism/eye", "\(prism.eye) is not an HKVisionEye (1 left, 2 right)")
+            }
+            return HKLensSpecification.Stored(
+                sphere: wire.sphere, cylinder: wire.cylinder, axis: wire.axis, addPower: wire.addPower, vertexDistance: wire.vertexDistance,
+                prism: wire.prism.map { HKVisionPrism.Stored(amount: $0.amount, angle: $0.angle, eye: $0.eye) },
+                farPupillaryDistance: wire.farPupillaryDistance, nearPupillaryDistance: wire.nearPupillaryDistance, baseCurve: wire.baseCurve,
+                diameter: wire.diameter)
+        }
+        let right = try lens(fields.rightEye, "rightEye"), left = try lens(fields.leftEye, "leftEye")
+        do {
+            return try HKVisionPrescription.restored(type: type, brand: fields.brand, rightEye: right, leftEye: left, dateIssued: start,
+                                                     expirationDate: expiration(end), uuid: uuid, metadata: metadata, sourceRevision: revision,
+                                                     device: device)
+        } catch let error as HKError {
+            let side = error.message.contains("right eye") ? "/rightEye" : error.message.contains("left eye") ? "/leftEye" : ""
+            throw WireFieldError(pointer + side, error.message)
+        }
+    }
+
+    /// A vision prescription on the wire.
+    static func wirePrescription(_ prescription: HKVisionPrescription) -> Components.Schemas.VisionPrescription {
+        func lens(_ lens: HKLensSpecification?) -> Components.Schemas.LensSpecification? {
+            guard let stored = lens?.stored else { return nil }
+            return .init(sphere: stored.sphere, cylinder: stored.cylinder, axis: stored.axis, addPower: stored.addPower,
+                         vertexDistance: stored.vertexDistance, prism: stored.prism.map { .init(amount: $0.amount, angle: $0.angle, eye: $0.eye) },
+                         farPupillaryDistance: stored.farPupillaryDistance, nearPupillaryDistance: stored.nearPupillaryDistance,
+                         baseCurve: stored.baseCurve, diameter: stored.diameter)
+        }
+        return .init(prescriptionType: prescription.prescriptionType.rawValue, brand: prescription.lensBrand,
+                     rightEye: lens(prescription.lenses.right), leftEye: lens(prescription.lenses.left))
     }
 
     /// A state of mind's kind, labels and associations from their raw values; an unknown one is an error naming it.
@@ -438,6 +496,10 @@ package enum WireSample {
             } catch let error as HKError {
                 throw field("scoredAssessment/answers", error.message)
             }
+        case is HKPrescriptionType:
+            guard let fields = wire.visionPrescription else { throw field("visionPrescription", "a vision prescription needs its prescriptionType") }
+            return try prescription(fields, at: pointer + "/visionPrescription", start: wire.startDate, end: wire.endDate, uuid: uuid,
+                                    metadata: metadata, revision: revision, device: device)
         case let type as HKSeriesType where type == HKSeriesType.heartbeat():
             return HKHeartbeatSeriesSample(count: wire.count ?? 0, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
                                            sourceRevision: revision, device: device)
@@ -445,7 +507,7 @@ package enum WireSample {
             return HKWorkoutRoute(count: wire.count ?? 0, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
                                   sourceRevision: revision, device: device)
         default:
-            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples, states of mind, scored assessments, audiograms, CDA documents, clinical records, electrocardiograms, heartbeat series and workout routes can)")
+            throw field("type", "\"\(wire._type)\" samples cannot come through the daemon yet (quantity, category, workout and correlation samples, states of mind, scored assessments, audiograms, vision prescriptions, CDA documents, clinical records, electrocardiograms, heartbeat series and workout routes can)")
         }
     }
 
@@ -455,6 +517,7 @@ package enum WireSample {
         guard let type = (object as? HKSample)?.sampleType else { return false }
         return type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKDocumentType
             || type is HKClinicalType || type is HKStateOfMindType || type is HKScoredAssessmentType || type is HKAudiogramSampleType
+            || type is HKPrescriptionType
     }
 
     /// Whether the samples of `type` come back through the daemon as `Sample`s: those an app saves, and the read-only
@@ -463,7 +526,7 @@ package enum WireSample {
     package static func carries(_ type: HKSampleType) -> Bool {
         type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKDocumentType
             || type is HKClinicalType || type is HKElectrocardiogramType || type == HKSeriesType.heartbeat() || type == HKSeriesType.workoutRoute()
-            || type is HKStateOfMindType || type is HKScoredAssessmentType || type is HKAudiogramSampleType
+            || type is HKStateOfMindType || type is HKScoredAssessmentType || type is HKAudiogramSampleType || type is HKPrescriptionType
     }
 
     /// Samples as a list the daemon sends (`SampleList`, `AnchoredChanges`): each source revision and device once, in
@@ -546,6 +609,8 @@ package enum WireSample {
             wire.audiogram = wireAudiogram(audiogram)
         case let assessment as HKScoredAssessment:
             wire.scoredAssessment = .init(answers: assessment.answerRawValues, score: assessment.score)
+        case let prescription as HKVisionPrescription:
+            wire.visionPrescription = wirePrescription(prescription)
         case let series as HKHeartbeatSeriesSample:
             wire.count = series.count
         case let route as HKWorkoutRoute:

@@ -13,13 +13,14 @@ struct AuthorizeCommand: AsyncParsableCommand {
             Example:
               health authorize --app steps.json --write stepCount --read stepCount heartRate
             With --pending, answers instead what apps asked through `health serve` and wait for: authorization
-            requests, then verifiable-record queries (which of the matching health cards to share).
+            requests, then verifiable-record queries (which of the matching health cards to share), then per-object
+            requests (which vision prescriptions an app may read).
             """)
 
     @Option(help: "The app's manifest (JSON with Info.plist keys).")
     var app: String?
 
-    @Flag(help: "Answer the authorization requests and record-sharing sheets waiting in `health serve`, oldest first.")
+    @Flag(help: "Answer the authorization requests, record-sharing and per-object sheets waiting in `health serve`, oldest first.")
     var pending = false
 
     @Option(name: .customLong("write"), parsing: .upToNextOption, help: "Types the app asks to write.")
@@ -64,7 +65,8 @@ struct AuthorizeCommand: AsyncParsableCommand {
         let person = try store.person(creating: false)
         let requests = try reporting { try person.pendingAuthorizationRequests() }
         let recordShares = try reporting { try person.pendingRecordSharingRequests() }
-        guard !requests.isEmpty || !recordShares.isEmpty else { return print("No app is waiting for an answer.") }
+        let objectReads = try reporting { try person.pendingObjectReadRequests() }
+        guard !requests.isEmpty || !recordShares.isEmpty || !objectReads.isEmpty else { return print("No app is waiting for an answer.") }
         let presenter = TerminalPresenter()
         for request in requests {
             let response = await presenter.present(request.sheet)
@@ -79,6 +81,16 @@ struct AuthorizeCommand: AsyncParsableCommand {
             let answer = switch response {
             case .cancelled: "Closed without sharing."
             case .share(let chosen): chosen.isEmpty ? "Shared nothing." : "Shared \(chosen.count) of \(request.sheet.records.count)."
+            }
+            print(delivered ? answer : "\(request.sheet.app.name) stopped waiting before the answer; it will ask again.")
+        }
+        for request in objectReads {
+            // Objects the person deleted since the app asked are not offered.
+            let response = await presenter.present(request.sheet)
+            let delivered = try reporting { try person.answerObjectReadRequest(request.id, response) }
+            let answer = switch response {
+            case .dismissed: "Closed without deciding."
+            case .allow(let chosen): chosen.isEmpty ? "It may read none of them." : "It may read \(chosen.count) of \(request.sheet.objects.count)."
             }
             print(delivered ? answer : "\(request.sheet.app.name) stopped waiting before the answer; it will ask again.")
         }

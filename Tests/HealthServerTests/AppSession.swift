@@ -133,6 +133,12 @@ final class AppSession: Sendable {
                         _ = try? person.answerRecordSharingRequest(request.id, await presenter.present(request.sheet))
                     }
                 }
+                if let waiting = try? person.pendingObjectReadRequests() {
+                    for request in waiting {
+                        guard let presenter = scripts.withLock({ $0[request.sheet.app.bundleIdentifier] }) else { continue }
+                        _ = try? person.answerObjectReadRequest(request.id, await presenter.present(request.sheet))
+                    }
+                }
                 try? await Task.sleep(for: .milliseconds(10))
             }
         }

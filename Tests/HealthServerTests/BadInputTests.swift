@@ -129,13 +129,13 @@ struct BadInputTests {
         }
     }
 
-    /// An anchored query the daemon cannot run — an anchor it did not make, two anchors, a type whose samples the API
-    /// does not carry yet, no type at all — is 400 naming the field; so is a sample query of such a type.
+    /// An anchored query the daemon cannot run — an anchor it did not make, two anchors, a type that has no samples (a
+    /// characteristic), no type at all — is 400 naming the field; so is a sample query of such a type.
     @Test(arguments: [
         (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"}],"anchor":"not base64!"}"#, "/anchor" as String?),
         (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"}],"anchor":"AAAA"}"#, nil),
         (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"}],"anchor":"AAAA","anchorValue":3}"#, "/anchorValue"),
-        (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"},{"type":"HKVisionPrescriptionTypeIdentifier"}]}"#, "/queries/1/type"),
+        (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount"},{"type":"HKCharacteristicTypeIdentifierBloodType"}]}"#, "/queries/1/type"),
         (#"{"queries":[{"type":"HKQuantityTypeIdentifierStepCount","predicate":{"kind":"nope"}}]}"#, "/queries/0/predicate/kind"),
         (#"{"queries":[]}"#, "/queries"),
     ])
@@ -145,9 +145,9 @@ struct BadInputTests {
             let token = try await daemon.connect("com.example.anchors", share: [steps], read: [steps])
             let answer = try await daemon.raw(.POST, "/v1/queries/anchored", body: body, token: token)
             expectInvalidArgument(answer, field: field)
-            let prescriptions = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"HKVisionPrescriptionTypeIdentifier"}"#,
-                                                     token: token)
-            #expect(prescriptions.status == 400 && prescriptions.json["field"] as? String == "/type", "\(prescriptions.body)")
+            let characteristic = try await daemon.raw(.POST, "/v1/queries/samples", body: #"{"type":"HKCharacteristicTypeIdentifierBloodType"}"#,
+                                                      token: token)
+            #expect(characteristic.status == 400 && characteristic.json["field"] as? String == "/type", "\(characteristic.body)")
         }
     }
 

@@ -469,14 +469,4 @@ struct RemoteStoreTests {
         #expect(refusal?.message.contains("cannot reach the health daemon") == true, "\(String(describing: refusal))")
         #expect(store.authorizationStatus(for: steps) == .notDetermined)
     }
-
-    @Test func samplesTheWireDoesNotCarryYetAreRefusedSayingSo() async throws {
-        try await AppSession.with(.remote) { session in
-            let store = try await session.app(.steps, answering: .allowAll)
-            // Samples the wire does not carry yet are refused, not sent back bare.
-            let prescriptions = await #expect(throws: HKError.self) { _ = try await query(store, HKObjectType.visionPrescriptionType()) }
-            #expect(prescriptions?.code == .errorHealthDataUnavailable)
-            #expect(prescriptions?.message.contains("do not go through the health daemon yet") == true)
-        }
-    }
 }

@@ -63,3 +63,34 @@ struct HealthDataAccessRequestTests {
         #expect(person.presentedSheets.isEmpty)
     }
 }
+
+@Suite("Trigger-driven per-object access request")
+@MainActor
+struct PerObjectAccessRequestTests {
+    @Test func eachChangeOfTheTriggerPutsThePrescriptionsBeforeThePerson() async {
+        let (store, person, _) = fitRecordsStore(.allowAll)
+        let results = Results()
+        let request = HealthDataAccessRequest(store: store, objectType: HKObjectType.visionPrescriptionType(), trigger: 0) { results.append($0) }
+        #expect(request.objectType == HKObjectType.visionPrescriptionType() && request.predicate == nil)
+        request.trigger += 1
+        await request.pending?.value
+        request.trigger += 1
+        await request.pending?.value
+        // Always asked, as HealthKit always shows the per-object sheet.
+        #expect(results.all == [.success(true), .success(true)])
+        #expect(person.presentedObjectSheets.count == 2 && person.presentedSheets.isEmpty)
+    }
+
+    @Test func aTypeAuthorizedWholeFails() async {
+        let (store, _, _) = fitRecordsStore(.allowAll)
+        let results = Results()
+        let request = HealthDataAccessRequest(store: store, objectType: HKQuantityType(.heartRate), trigger: false) { results.append($0) }
+        request.trigger = true
+        await request.pending?.value
+        guard case .failure(let error)? = results.all.first else {
+            Issue.record("expected a failure, got \(results.all)")
+            return
+        }
+        #expect(error.code == .errorInvalidArgument)
+    }
+}

@@ -3042,6 +3042,94 @@ package enum OpenAPIDocument {
         },
         "description": "The records of the types asked (a record matches when one of its `vc.type` URIs is asked), of the source types asked (all when none), matching the predicate, are put before the person, who chooses which to share: the request waits, as an authorization request does, until the person answers (`health authorize --pending`) or it times out. The sheet is shown even when nothing matches (the person sees there is nothing to share), so an app learns nothing from how soon the answer comes. The app must declare NSHealthClinicalHealthRecordsShareUsageDescription in its manifest. Records are shared one query at a time: nothing is remembered, and no count of what was not shared is given."
       }
+    },
+    "/v1/authorization/object-requests": {
+      "post": {
+        "operationId": "requestObjectAuthorization",
+        "tags": [
+          "objects"
+        ],
+        "summary": "requestPerObjectReadAuthorization: the person chooses, object by object, which objects of a type read per object (vision prescriptions) the app may read.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ObjectAuthorizationRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "204": {
+            "description": "The person answered (what they chose is never revealed: reads of the type now return the objects given and the app's own)."
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "403": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "409": {
+            "description": "The person closed the sheet, or did not answer in time (errorUserCanceled); nothing changed.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "description": "Every object of the type matching the predicate that the app did not save is put before the person, each with whether the app may read it now; the request waits, as an authorization request does, until the person answers (`health authorize --pending`, or the web Health app) or it times out. The sheet is shown even when nothing matches, so an app learns nothing from how soon the answer comes. The answer replaces the earlier choices for the objects listed. A type authorized whole is refused (400). The app must declare NSHealthShareUsageDescription in its manifest."
+      }
     }
   },
   "components": {
@@ -3402,6 +3490,9 @@ package enum OpenAPIDocument {
           },
           "document": {
             "$ref": "#/components/schemas/CDADocument"
+          },
+          "visionPrescription": {
+            "$ref": "#/components/schemas/VisionPrescription"
           }
         }
       },
@@ -5438,6 +5529,127 @@ package enum OpenAPIDocument {
           },
           "birthDay": {
             "type": "integer"
+          }
+        }
+      },
+      "ObjectAuthorizationRequest": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "type"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 128,
+            "description": "The type identifier (HKVisionPrescriptionTypeIdentifier)."
+          },
+          "predicate": {
+            "$ref": "#/components/schemas/Predicate",
+            "description": "Which objects of the type to put before the person (all when absent)."
+          },
+          "timeoutSeconds": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 3600,
+            "description": "How long to wait for the person (default 300); then the sheet counts as closed (409, errorUserCanceled)."
+          }
+        }
+      },
+      "VisionPrism": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "amount",
+          "angle",
+          "eye"
+        ],
+        "properties": {
+          "amount": {
+            "type": "number",
+            "description": "Prism diopters."
+          },
+          "angle": {
+            "type": "number",
+            "description": "Degrees: the direction of the base."
+          },
+          "eye": {
+            "type": "integer",
+            "description": "HKVisionEye raw value (1 left, 2 right): the eye it was made for."
+          }
+        }
+      },
+      "LensSpecification": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "sphere"
+        ],
+        "properties": {
+          "sphere": {
+            "type": "number",
+            "description": "Diopters (− nearsighted, + farsighted)."
+          },
+          "cylinder": {
+            "type": "number",
+            "description": "Diopters."
+          },
+          "axis": {
+            "type": "number",
+            "description": "Degrees."
+          },
+          "addPower": {
+            "type": "number",
+            "description": "Diopters."
+          },
+          "vertexDistance": {
+            "type": "number",
+            "description": "Millimetres (glasses)."
+          },
+          "prism": {
+            "$ref": "#/components/schemas/VisionPrism"
+          },
+          "farPupillaryDistance": {
+            "type": "number",
+            "description": "Millimetres (glasses)."
+          },
+          "nearPupillaryDistance": {
+            "type": "number",
+            "description": "Millimetres (glasses)."
+          },
+          "baseCurve": {
+            "type": "number",
+            "description": "Millimetres (contacts)."
+          },
+          "diameter": {
+            "type": "number",
+            "description": "Millimetres (contacts)."
+          }
+        }
+      },
+      "VisionPrescription": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "prescriptionType"
+        ],
+        "description": "A vision prescription: its startDate is the issue date, its endDate the expiration, or 4001-01-01T00:00:00Z (Date.distantFuture) when it does not expire. Lenses make an HKGlassesPrescription (type 1), a brand an HKContactsPrescription (type 2), neither a plain HKVisionPrescription.",
+        "properties": {
+          "prescriptionType": {
+            "type": "integer",
+            "description": "HKVisionPrescriptionType raw value (1 glasses, 2 contacts)."
+          },
+          "brand": {
+            "type": "string",
+            "maxLength": 512,
+            "description": "The contacts brand."
+          },
+          "rightEye": {
+            "$ref": "#/components/schemas/LensSpecification"
+          },
+          "leftEye": {
+            "$ref": "#/components/schemas/LensSpecification"
           }
         }
       }

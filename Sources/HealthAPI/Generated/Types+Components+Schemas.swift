@@ -568,6 +568,8 @@ extension Components {
             package var audiogram: Components.Schemas.Audiogram?
             /// - Remark: Generated from `#/components/schemas/Sample/document`.
             package var document: Components.Schemas.CDADocument?
+            /// - Remark: Generated from `#/components/schemas/Sample/visionPrescription`.
+            package var visionPrescription: Components.Schemas.VisionPrescription?
             /// Creates a new `Sample`.
             ///
             /// - Parameters:
@@ -592,6 +594,7 @@ extension Components {
             ///   - scoredAssessment:
             ///   - audiogram:
             ///   - document:
+            ///   - visionPrescription:
             package init(
                 uuid: Swift.String,
                 _type: Swift.String,
@@ -613,7 +616,8 @@ extension Components {
                 stateOfMind: Components.Schemas.StateOfMind? = nil,
                 scoredAssessment: Components.Schemas.ScoredAssessment? = nil,
                 audiogram: Components.Schemas.Audiogram? = nil,
-                document: Components.Schemas.CDADocument? = nil
+                document: Components.Schemas.CDADocument? = nil,
+                visionPrescription: Components.Schemas.VisionPrescription? = nil
             ) {
                 self.uuid = uuid
                 self._type = _type
@@ -636,6 +640,7 @@ extension Components {
                 self.scoredAssessment = scoredAssessment
                 self.audiogram = audiogram
                 self.document = document
+                self.visionPrescription = visionPrescription
             }
             package enum CodingKeys: String, CodingKey {
                 case uuid
@@ -659,6 +664,7 @@ extension Components {
                 case scoredAssessment
                 case audiogram
                 case document
+                case visionPrescription
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -746,6 +752,10 @@ extension Components {
                     Components.Schemas.CDADocument.self,
                     forKey: .document
                 )
+                self.visionPrescription = try container.decodeIfPresent(
+                    Components.Schemas.VisionPrescription.self,
+                    forKey: .visionPrescription
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "uuid",
                     "type",
@@ -767,7 +777,8 @@ extension Components {
                     "stateOfMind",
                     "scoredAssessment",
                     "audiogram",
-                    "document"
+                    "document",
+                    "visionPrescription"
                 ])
             }
         }
@@ -4814,6 +4825,326 @@ extension Components {
                     "birthYear",
                     "birthMonth",
                     "birthDay"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ObjectAuthorizationRequest`.
+        package struct ObjectAuthorizationRequest: Codable, Hashable, Sendable {
+            /// The type identifier (HKVisionPrescriptionTypeIdentifier).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ObjectAuthorizationRequest/type`.
+            package var _type: Swift.String
+            /// Which objects of the type to put before the person (all when absent).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ObjectAuthorizationRequest/predicate`.
+            package var predicate: Components.Schemas.Predicate?
+            /// How long to wait for the person (default 300); then the sheet counts as closed (409, errorUserCanceled).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ObjectAuthorizationRequest/timeoutSeconds`.
+            package var timeoutSeconds: Swift.Int?
+            /// Creates a new `ObjectAuthorizationRequest`.
+            ///
+            /// - Parameters:
+            ///   - _type: The type identifier (HKVisionPrescriptionTypeIdentifier).
+            ///   - predicate: Which objects of the type to put before the person (all when absent).
+            ///   - timeoutSeconds: How long to wait for the person (default 300); then the sheet counts as closed (409, errorUserCanceled).
+            package init(
+                _type: Swift.String,
+                predicate: Components.Schemas.Predicate? = nil,
+                timeoutSeconds: Swift.Int? = nil
+            ) {
+                self._type = _type
+                self.predicate = predicate
+                self.timeoutSeconds = timeoutSeconds
+            }
+            package enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case predicate
+                case timeoutSeconds
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Swift.String.self,
+                    forKey: ._type
+                )
+                self.predicate = try container.decodeIfPresent(
+                    Components.Schemas.Predicate.self,
+                    forKey: .predicate
+                )
+                self.timeoutSeconds = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .timeoutSeconds
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "predicate",
+                    "timeoutSeconds"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/VisionPrism`.
+        package struct VisionPrism: Codable, Hashable, Sendable {
+            /// Prism diopters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionPrism/amount`.
+            package var amount: Swift.Double
+            /// Degrees: the direction of the base.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionPrism/angle`.
+            package var angle: Swift.Double
+            /// HKVisionEye raw value (1 left, 2 right): the eye it was made for.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionPrism/eye`.
+            package var eye: Swift.Int
+            /// Creates a new `VisionPrism`.
+            ///
+            /// - Parameters:
+            ///   - amount: Prism diopters.
+            ///   - angle: Degrees: the direction of the base.
+            ///   - eye: HKVisionEye raw value (1 left, 2 right): the eye it was made for.
+            package init(
+                amount: Swift.Double,
+                angle: Swift.Double,
+                eye: Swift.Int
+            ) {
+                self.amount = amount
+                self.angle = angle
+                self.eye = eye
+            }
+            package enum CodingKeys: String, CodingKey {
+                case amount
+                case angle
+                case eye
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.amount = try container.decode(
+                    Swift.Double.self,
+                    forKey: .amount
+                )
+                self.angle = try container.decode(
+                    Swift.Double.self,
+                    forKey: .angle
+                )
+                self.eye = try container.decode(
+                    Swift.Int.self,
+                    forKey: .eye
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "amount",
+                    "angle",
+                    "eye"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LensSpecification`.
+        package struct LensSpecification: Codable, Hashable, Sendable {
+            /// Diopters (− nearsighted, + farsighted).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LensSpecification/sphere`.
+            package var sphere: Swift.Double
+            /// Diopters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LensSpecification/cylinder`.
+            package var cylinder: Swift.Double?
+            /// Degrees.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LensSpecification/axis`.
+            package var axis: Swift.Double?
+            /// Diopters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LensSpecification/addPower`.
+            package var addPower: Swift.Double?
+            /// Millimetres (glasses).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LensSpecification/vertexDistance`.
+            package var vertexDistance: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/LensSpecification/prism`.
+            package var prism: Components.Schemas.VisionPrism?
+            /// Millimetres (glasses).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LensSpecification/farPupillaryDistance`.
+            package var farPupillaryDistance: Swift.Double?
+            /// Millimetres (glasses).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LensSpecification/nearPupillaryDistance`.
+            package var nearPupillaryDistance: Swift.Double?
+            /// Millimetres (contacts).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LensSpecification/baseCurve`.
+            package var baseCurve: Swift.Double?
+            /// Millimetres (contacts).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LensSpecification/diameter`.
+            package var diameter: Swift.Double?
+            /// Creates a new `LensSpecification`.
+            ///
+            /// - Parameters:
+            ///   - sphere: Diopters (− nearsighted, + farsighted).
+            ///   - cylinder: Diopters.
+            ///   - axis: Degrees.
+            ///   - addPower: Diopters.
+            ///   - vertexDistance: Millimetres (glasses).
+            ///   - prism:
+            ///   - farPupillaryDistance: Millimetres (glasses).
+            ///   - nearPupillaryDistance: Millimetres (glasses).
+            ///   - baseCurve: Millimetres (contacts).
+            ///   - diameter: Millimetres (contacts).
+            package init(
+                sphere: Swift.Double,
+                cylinder: Swift.Double? = nil,
+                axis: Swift.Double? = nil,
+                addPower: Swift.Double? = nil,
+                vertexDistance: Swift.Double? = nil,
+                prism: Components.Schemas.VisionPrism? = nil,
+                farPupillaryDistance: Swift.Double? = nil,
+                nearPupillaryDistance: Swift.Double? = nil,
+                baseCurve: Swift.Double? = nil,
+                diameter: Swift.Double? = nil
+            ) {
+                self.sphere = sphere
+                self.cylinder = cylinder
+                self.axis = axis
+                self.addPower = addPower
+                self.vertexDistance = vertexDistance
+                self.prism = prism
+                self.farPupillaryDistance = farPupillaryDistance
+                self.nearPupillaryDistance = nearPupillaryDistance
+                self.baseCurve = baseCurve
+                self.diameter = diameter
+            }
+            package enum CodingKeys: String, CodingKey {
+                case sphere
+                case cylinder
+                case axis
+                case addPower
+                case vertexDistance
+                case prism
+                case farPupillaryDistance
+                case nearPupillaryDistance
+                case baseCurve
+                case diameter
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.sphere = try container.decode(
+                    Swift.Double.self,
+                    forKey: .sphere
+                )
+                self.cylinder = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .cylinder
+                )
+                self.axis = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .axis
+                )
+                self.addPower = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .addPower
+                )
+                self.vertexDistance = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .vertexDistance
+                )
+                self.prism = try container.decodeIfPresent(
+                    Components.Schemas.VisionPrism.self,
+                    forKey: .prism
+                )
+                self.farPupillaryDistance = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .farPupillaryDistance
+                )
+                self.nearPupillaryDistance = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .nearPupillaryDistance
+                )
+                self.baseCurve = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .baseCurve
+                )
+                self.diameter = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .diameter
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "sphere",
+                    "cylinder",
+                    "axis",
+                    "addPower",
+                    "vertexDistance",
+                    "prism",
+                    "farPupillaryDistance",
+                    "nearPupillaryDistance",
+                    "baseCurve",
+                    "diameter"
+                ])
+            }
+        }
+        /// A vision prescription: its startDate is the issue date, its endDate the expiration, or 4001-01-01T00:00:00Z (Date.distantFuture) when it does not expire. Lenses make an HKGlassesPrescription (type 1), a brand an HKContactsPrescription (type 2), neither a plain HKVisionPrescription.
+        ///
+        /// - Remark: Generated from `#/components/schemas/VisionPrescription`.
+        package struct VisionPrescription: Codable, Hashable, Sendable {
+            /// HKVisionPrescriptionType raw value (1 glasses, 2 contacts).
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionPrescription/prescriptionType`.
+            package var prescriptionType: Swift.Int
+            /// The contacts brand.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionPrescription/brand`.
+            package var brand: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/VisionPrescription/rightEye`.
+            package var rightEye: Components.Schemas.LensSpecification?
+            /// - Remark: Generated from `#/components/schemas/VisionPrescription/leftEye`.
+            package var leftEye: Components.Schemas.LensSpecification?
+            /// Creates a new `VisionPrescription`.
+            ///
+            /// - Parameters:
+            ///   - prescriptionType: HKVisionPrescriptionType raw value (1 glasses, 2 contacts).
+            ///   - brand: The contacts brand.
+            ///   - rightEye:
+            ///   - leftEye:
+            package init(
+                prescriptionType: Swift.Int,
+                brand: Swift.String? = nil,
+                rightEye: Components.Schemas.LensSpecification? = nil,
+                leftEye: Components.Schemas.LensSpecification? = nil
+            ) {
+                self.prescriptionType = prescriptionType
+                self.brand = brand
+                self.rightEye = rightEye
+                self.leftEye = leftEye
+            }
+            package enum CodingKeys: String, CodingKey {
+                case prescriptionType
+                case brand
+                case rightEye
+                case leftEye
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.prescriptionType = try container.decode(
+                    Swift.Int.self,
+                    forKey: .prescriptionType
+                )
+                self.brand = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .brand
+                )
+                self.rightEye = try container.decodeIfPresent(
+                    Components.Schemas.LensSpecification.self,
+                    forKey: .rightEye
+                )
+                self.leftEye = try container.decodeIfPresent(
+                    Components.Schemas.LensSpecification.self,
+                    forKey: .leftEye
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "prescriptionType",
+                    "brand",
+                    "rightEye",
+                    "leftEye"
                 ])
             }
         }

@@ -230,6 +230,13 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/queries/verifiable-records`.
     /// - Remark: Generated from `#/paths//v1/queries/verifiable-records/post(queryVerifiableRecords)`.
     func queryVerifiableRecords(_ input: Operations.QueryVerifiableRecords.Input) async throws -> Operations.QueryVerifiableRecords.Output
+    /// requestPerObjectReadAuthorization: the person chooses, object by object, which objects of a type read per object (vision prescriptions) the app may read.
+    ///
+    /// Every object of the type matching the predicate that the app did not save is put before the person, each with whether the app may read it now; the request waits, as an authorization request does, until the person answers (`health authorize --pending`, or the web Health app) or it times out. The sheet is shown even when nothing matches, so an app learns nothing from how soon the answer comes. The answer replaces the earlier choices for the objects listed. A type authorized whole is refused (400). The app must declare NSHealthShareUsageDescription in its manifest.
+    ///
+    /// - Remark: HTTP `POST /v1/authorization/object-requests`.
+    /// - Remark: Generated from `#/paths//v1/authorization/object-requests/post(requestObjectAuthorization)`.
+    func requestObjectAuthorization(_ input: Operations.RequestObjectAuthorization.Input) async throws -> Operations.RequestObjectAuthorization.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -719,6 +726,21 @@ extension APIProtocol {
         body: Operations.QueryVerifiableRecords.Input.Body
     ) async throws -> Operations.QueryVerifiableRecords.Output {
         try await queryVerifiableRecords(Operations.QueryVerifiableRecords.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// requestPerObjectReadAuthorization: the person chooses, object by object, which objects of a type read per object (vision prescriptions) the app may read.
+    ///
+    /// Every object of the type matching the predicate that the app did not save is put before the person, each with whether the app may read it now; the request waits, as an authorization request does, until the person answers (`health authorize --pending`, or the web Health app) or it times out. The sheet is shown even when nothing matches, so an app learns nothing from how soon the answer comes. The answer replaces the earlier choices for the objects listed. A type authorized whole is refused (400). The app must declare NSHealthShareUsageDescription in its manifest.
+    ///
+    /// - Remark: HTTP `POST /v1/authorization/object-requests`.
+    /// - Remark: Generated from `#/paths//v1/authorization/object-requests/post(requestObjectAuthorization)`.
+    package func requestObjectAuthorization(
+        headers: Operations.RequestObjectAuthorization.Input.Headers = .init(),
+        body: Operations.RequestObjectAuthorization.Input.Body
+    ) async throws -> Operations.RequestObjectAuthorization.Output {
+        try await requestObjectAuthorization(Operations.RequestObjectAuthorization.Input(
             headers: headers,
             body: body
         ))

@@ -40,4 +40,7 @@ public protocol HKAuthorizationPresenter: Sendable {
     func present(_ sheet: AuthorizationSheet) async -> AuthorizationSheet.Response
     /// Asks which verifiable records to share with an app (see ``RecordSharingSheet``); by default, none (cancelled).
     func present(_ sheet: RecordSharingSheet) async -> RecordSharingSheet.Response
+    /// Asks which objects of a type read object by object an app may read (see ``ObjectAuthorizationSheet``); by
+    /// default, the sheet is closed (nothing changes).
+    func present(_ sheet: ObjectAuthorizationSheet) async -> ObjectAuthorizationSheet.Response
 }

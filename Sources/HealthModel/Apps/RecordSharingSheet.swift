@@ -34,4 +34,8 @@ public struct RecordSharingSheet: Sendable {
 extension HKAuthorizationPresenter {
     /// Presenters that do not implement record sharing never share: the query fails with `errorUserCanceled`.
     public func present(_ sheet: RecordSharingSheet) async -> RecordSharingSheet.Response { .cancelled }
+
+    /// Presenters that do not implement per-object authorization close the sheet: nothing changes, and the request
+    /// fails with `errorUserCanceled`.
+    public func present(_ sheet: ObjectAuthorizationSheet) async -> ObjectAuthorizationSheet.Response { .dismissed }
 }

@@ -113,6 +113,30 @@ struct HealthAPIService: APIProtocol {
         }
     }
 
+    /// `requestPerObjectReadAuthorization`: the per-object sheet waits in the store (``ParkedPresenter``) until the person
+    /// answers or it times out, as a closed sheet (409, `errorUserCanceled`).
+    func requestObjectAuthorization(_ input: Operations.RequestObjectAuthorization.Input) async throws
+        -> Operations.RequestObjectAuthorization.Output
+    {
+        let request = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        guard let type = HKObjectType.type(forIdentifier: request._type) else { throw Self.unknownType(request._type, at: "/type") }
+        let filter = try request.predicate.map { try Self.filter($0, at: "/predicate") }
+        return try await logged("requestObjectAuthorization", attempted: [type.identifier: 0]) { store in
+            do {
+                // The engine's request, with this request's own wait.
+                let samples = try store.sampleStore()
+                let engine = EmbeddedBackend(samples: samples, app: store.configuration.app,
+                                             presenter: ParkedPresenter(database: samples.database, timeout: .seconds(request.timeoutSeconds ?? 300)))
+                try await engine.requestPerObjectReadAuthorization(for: type, matching: filter)
+            } catch let error as HKError where error.code == .errorUserCanceled {
+                var problem = Problem(error)
+                problem.status = .conflict
+                throw problem
+            }
+            return (.noContent, [type.identifier: 0])
+        }
+    }
+
     // MARK: - Saving and deleting
 
     func saveObjects(_ input: Operations.SaveObjects.Input) async throws -> Operations.SaveObjects.Output {

@@ -86,6 +86,7 @@ enum TypeNames {
         if identifier == "HKWorkoutTypeIdentifier" { return "Workouts" }
         if identifier == "HKDataTypeIdentifierHeartbeatSeries" { return "Heartbeat Series" }
         if identifier == HKDataTypeIdentifierStateOfMind { return "State of Mind" }
+        if identifier == HKVisionPrescriptionTypeIdentifier { return "Vision Prescription" }
         var name = identifier
         for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier", "HKCharacteristicTypeIdentifier",
                        "HKClinicalTypeIdentifier", "HKDocumentTypeIdentifier", "HKDataTypeIdentifier", "HKWorkoutTypeIdentifier",

@@ -156,6 +156,13 @@ package struct AuthorizationService: Sendable {
     }
 
     private func validate(manifest: AppManifest, share: Set<HKSampleType>, read readTypes: Set<HKObjectType>) throws {
+        if let perObject = readTypes.first(where: { $0.requiresPerObjectAuthorization() }) {
+            // HealthKit raises here ("Authorization to read the following types is disallowed"); an error names the way.
+            throw HKError.invalidArgument("""
+                reading \(perObject.identifier) is authorized object by object: ask with requestPerObjectReadAuthorization(for:predicate:), \
+                not requestAuthorization(toShare:read:)
+                """)
+        }
         for type in share {
             if type is HKClinicalType {
                 throw HKError.invalidArgument("clinical types are read-only: \(type.identifier) cannot be requested for sharing")

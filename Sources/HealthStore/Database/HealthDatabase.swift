@@ -1023,6 +1023,39 @@ package final class HealthDatabase: Sendable {
                 t.column("points", .text).notNull()
             }
         }
+        migrator.registerMigration("v37: vision prescriptions") { db in
+            // A vision prescription is a sample of kind 12 from its issue date to its expiration (Date.distantFuture when
+            // it does not expire); here its type (1 glasses, 2 contacts), the contacts brand, and each eye's lens as JSON
+            // (HKLensSpecification.Stored: diopters, degrees, millimetres, the prism in prism diopters and degrees).
+            try db.create(table: "visionPrescription") { t in
+                t.primaryKey("sampleId", .integer).references("sample", onDelete: .cascade)
+                t.column("prescriptionType", .integer).notNull()
+                t.column("brand", .text)
+                t.column("rightEye", .text)
+                t.column("leftEye", .text)
+            }
+            // Per-object read grants (vision prescriptions): the objects the person chose to let an app read, by UUID, so
+            // a deleted object's tombstone stays visible to the apps that could read it.
+            try db.create(table: "objectReadGrant", options: .withoutRowID) { t in
+                t.column("app", .text).notNull()
+                t.column("uuid", .text).notNull()
+                t.column("typeCode", .integer).notNull()
+                t.column("grantedAt", .double).notNull()
+                t.primaryKey(["app", "uuid"])
+            }
+            // Per-object sheets the daemon parks until the person answers (as recordSharingRequest): the objects listed
+            // (UUIDs, JSON) and, once answered, those the app may read.
+            try db.create(table: "objectAuthorizationRequest") { t in
+                t.primaryKey("id", .text)
+                t.column("manifest", .blob).notNull()
+                t.column("typeIdentifier", .text).notNull()
+                t.column("candidates", .text).notNull()
+                t.column("state", .text).notNull()
+                t.column("allowed", .text)
+                t.column("createdAt", .double).notNull()
+                t.column("answeredAt", .double)
+            }
+        }
         return migrator
     }()
 }

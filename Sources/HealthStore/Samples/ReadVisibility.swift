@@ -12,11 +12,20 @@ package struct ReadVisibility: Sendable {
     /// the app may read. Another source's correlation is visible only when the app may read every member type it
     /// was saved with.
     var readableMemberTypes: [String]? = nil
+    /// For a type read object by object (vision prescriptions), which nobody reads whole: the reading app, whose
+    /// per-object grants (`objectReadGrant`, by UUID — so the tombstone of a granted object stays visible) add to its own.
+    var perObjectApp: String? = nil
 
     /// The SQL condition on `sample` (aliased as given) that keeps the visible rows. For tombstones
     /// (`deletedObject`) of correlations, the member types kept with the tombstone decide, as for the living.
     package func condition(alias: String = "sample", tombstones: Bool = false) -> SQL {
         let own: SQL = ownSourceId.map { "\(sql: alias).sourceId = \($0)" } ?? "0"
+        if let perObjectApp {
+            return """
+                (\(own) OR EXISTS (SELECT 1 FROM objectReadGrant AS objectGrant WHERE objectGrant.app = \(perObjectApp)
+                                   AND objectGrant.uuid = \(sql: alias).uuid))
+                """
+        }
         if let readableMemberTypes, tombstones {
             // A deleted correlation: its member types were kept with the tombstone (none for ones deleted before: own only).
             return """

@@ -16,6 +16,7 @@ enum SampleKind: Int, Codable {
     case stateOfMind = 9
     case scoredAssessment = 10
     case audiogram = 11
+    case visionPrescription = 12
 }
 
 /// A row of `sample`: one saved sample. Quantities keep both the SI-base value (for statistics in SQL)

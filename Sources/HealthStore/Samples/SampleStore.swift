@@ -96,7 +96,8 @@ package struct SampleStore: Sendable {
             case let ecg as HKElectrocardiogram:
                 throw HKError(.errorAuthorizationDenied,
                               "electrocardiograms are read-only: only the person's ECG recordings come into the store (\(ecg.uuid))")
-            case let sample as HKSample where sample is HKStateOfMind || sample is HKAudiogramSample || sample is HKScoredAssessment:
+            case let sample as HKSample where sample is HKStateOfMind || sample is HKAudiogramSample || sample is HKScoredAssessment
+                                             || sample is HKVisionPrescription:
                 // Checked whole by their initializers (which throw or stop the program, as HealthKit's raise) and by their
                 // archives' decoding, as category samples are.
                 types.insert(sample.sampleType)
@@ -198,6 +199,9 @@ package struct SampleStore: Sendable {
         case let assessment as HKScoredAssessment:
             kind = .scoredAssessment
             value = Double(assessment.score)
+        case let prescription as HKVisionPrescription:
+            kind = .visionPrescription
+            value = Double(prescription.prescriptionType.rawValue)
         default:
             break
         }
@@ -242,6 +246,9 @@ package struct SampleStore: Sendable {
         if let assessment = sample as? HKScoredAssessment {
             try SampleStore.insertAssessment(assessment, sampleId: sampleId, in: db)
         }
+        if let prescription = sample as? HKVisionPrescription {
+            try SampleStore.insertPrescription(prescription, sampleId: sampleId, in: db)
+        }
         if let document = (sample as? HKCDADocumentSample)?.document, let data = document.documentData {
             try db.execute(sql: """
                 INSERT INTO document (sampleId, data, title, patientName, authorName, custodianName) VALUES (?, ?, ?, ?, ?, ?)
@@ -278,7 +285,10 @@ package struct SampleStore: Sendable {
                 guard row.sourceId == ownSource else {
                     // Another app's object of a type this app may not read answers as if it were not there: the error
                     // must not tell an app which of the UUIDs it once held still exist.
-                    guard try AuthorizationService.canRead(app: app.bundleIdentifier, type: row.type, in: db) else { throw absent }
+                    let visibility = try SampleStore.readVisibility(app: app.bundleIdentifier, type: row.type, in: db)
+                    guard try Bool.fetchOne(db, SQLRequest<Bool>(literal: """
+                        SELECT EXISTS (SELECT 1 FROM sample WHERE id = \(row.id) AND \(visibility.condition()))
+                        """)) == true else { throw absent }
                     throw HKError(.errorAuthorizationDenied, "\(app.bundleIdentifier) may delete only objects it saved")
                 }
                 try tombstone(row, at: now, in: db, touched: &touched)
@@ -439,6 +449,9 @@ package struct SampleStore: Sendable {
             let readable = try correlation.memberTypeIdentifiers.sorted().filter { try canRead($0) }
             return ReadVisibility(ownSourceId: own, canReadOthers: false, readableMemberTypes: readable)
         }
+        if app != AuthorizationService.personReader, HKObjectType.type(forIdentifier: type)?.requiresPerObjectAuthorization() == true {
+            return ReadVisibility(ownSourceId: own, canReadOthers: false, perObjectApp: app)
+        }
         return ReadVisibility(ownSourceId: own, canReadOthers: try canRead(type))
     }
 
@@ -512,6 +525,9 @@ package struct SampleStore: Sendable {
             case (.scoredAssessment, let type as HKScoredAssessmentType):
                 return try SampleStore.assessment(sampleId: id, type: type, date: start, uuid: uuid, metadata: metadata, revision: revision,
                                                   device: device, in: db)
+            case (.visionPrescription, is HKPrescriptionType):
+                return try SampleStore.prescription(sampleId: id, start: start, end: end, uuid: uuid, metadata: metadata, revision: revision,
+                                                    device: device, in: db)
             case (.route, is HKSeriesType):
                 return HKWorkoutRoute(count: row.count, start: start, end: end, uuid: uuid, metadata: metadata, sourceRevision: revision,
                                       device: device)

@@ -13,9 +13,13 @@ import Synchronization
 ///   "read":  { "HKQuantityTypeIdentifierStepCount": "allow", "HKQuantityTypeIdentifierHeartRate": "deny" },
 ///   "dismiss": false,
 ///   "guestMode": false,
-///   "shareRecords": "allow"
+///   "shareRecords": "allow",
+///   "readObjects": "allow"
 /// }
 /// ```
+///
+/// `readObjects` answers per-object requests (vision prescriptions): `allow` lets the app read every object listed,
+/// `deny` none of them (`default` when not set); `dismiss` closes that sheet too.
 ///
 /// `shareRecords` answers verifiable-record queries: `allow` shares every matching record, `deny` shares none, and
 /// when `dismiss` is true the sheet is closed (the query fails with `errorUserCanceled`).
@@ -36,15 +40,18 @@ public final class ScriptedPresenter: HKAuthorizationPresenter {
         public var guestMode: Bool?
         /// Whether to share the matching verifiable records when an app asks (`default` when not set).
         public var shareRecords: Answer?
+        /// Whether to let the app read every object listed on a per-object sheet (`default` when not set).
+        public var readObjects: Answer?
 
         public init(default: Answer = .deny, share: [String: Answer] = [:], read: [String: Answer] = [:],
-                    dismiss: Bool = false, guestMode: Bool? = nil, shareRecords: Answer? = nil) {
+                    dismiss: Bool = false, guestMode: Bool? = nil, shareRecords: Answer? = nil, readObjects: Answer? = nil) {
             self.default = `default`
             self.share = share
             self.read = read
             self.dismiss = dismiss
             self.guestMode = guestMode
             self.shareRecords = shareRecords
+            self.readObjects = readObjects
         }
 
         public init(from decoder: any Decoder) throws {
@@ -55,6 +62,7 @@ public final class ScriptedPresenter: HKAuthorizationPresenter {
             dismiss = try c.decodeIfPresent(Bool.self, forKey: .dismiss) ?? false
             guestMode = try c.decodeIfPresent(Bool.self, forKey: .guestMode)
             shareRecords = try c.decodeIfPresent(Answer.self, forKey: .shareRecords)
+            readObjects = try c.decodeIfPresent(Answer.self, forKey: .readObjects)
         }
 
         /// Allows everything asked.
@@ -66,6 +74,7 @@ public final class ScriptedPresenter: HKAuthorizationPresenter {
     public let script: Script
     private let shown = Mutex<[AuthorizationSheet]>([])
     private let sharingShown = Mutex<[RecordSharingSheet]>([])
+    private let objectsShown = Mutex<[ObjectAuthorizationSheet]>([])
 
     public init(_ script: Script) {
         self.script = script
@@ -76,6 +85,15 @@ public final class ScriptedPresenter: HKAuthorizationPresenter {
 
     /// The record-sharing sheets this person has been shown, oldest first.
     public var presentedRecordSheets: [RecordSharingSheet] { sharingShown.withLock { $0 } }
+
+    /// The per-object sheets this person has been shown, oldest first.
+    public var presentedObjectSheets: [ObjectAuthorizationSheet] { objectsShown.withLock { $0 } }
+
+    public func present(_ sheet: ObjectAuthorizationSheet) async -> ObjectAuthorizationSheet.Response {
+        objectsShown.withLock { $0.append(sheet) }
+        if script.dismiss { return .dismissed }
+        return .allow((script.readObjects ?? script.default) == .allow ? Set(sheet.objects.map(\.object.uuid)) : [])
+    }
 
     public func present(_ sheet: RecordSharingSheet) async -> RecordSharingSheet.Response {
         sharingShown.withLock { $0.append(sheet) }

@@ -66,6 +66,25 @@ public struct TerminalPresenter: HKAuthorizationPresenter {
         return .share(shared)
     }
 
+    /// Lists each matching object (a vision prescription) with whether the app may read it now, and asks about each;
+    /// `q` closes the sheet (nothing changes). With nothing matching, says so.
+    public func present(_ sheet: ObjectAuthorizationSheet) async -> ObjectAuthorizationSheet.Response {
+        let what = Self.displayName(sheet.typeIdentifier).lowercased()
+        write("\(sheet.app.name) (\(sheet.app.bundleIdentifier)) asks to read your \(what)s, one by one.\n")
+        if let why = sheet.app.shareUsageDescription { write("  Why it reads: \(why)\n") }
+        if sheet.objects.isEmpty {
+            write("  You have none it could be given.\n")
+            return .allow([])
+        }
+        var allowed = Set<UUID>()
+        for candidate in sheet.objects {
+            write("  \(candidate.summary)\(candidate.allowed ? " — it may read this now" : "")\n")
+            guard let yes = ask("Allow \(sheet.app.name) to read it?") else { return .dismissed }
+            if yes { allowed.insert(candidate.object.uuid) }
+        }
+        return .allow(allowed)
+    }
+
     /// `true` for yes, `false` for no, `nil` to close the sheet; asks again on anything else.
     private func ask(_ question: String) -> Bool? {
         while true {
@@ -86,6 +105,7 @@ public struct TerminalPresenter: HKAuthorizationPresenter {
     /// A type identifier as people read it: "HKQuantityTypeIdentifierStepCount" → "Step Count".
     public static func displayName(_ identifier: String) -> String {
         if identifier == HKWorkoutRouteTypeIdentifier { return "Workout Routes" }
+        if identifier == HKVisionPrescriptionTypeIdentifier { return "Vision Prescription" }
         var name = identifier
         for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCharacteristicTypeIdentifier",
                        "HKCorrelationTypeIdentifier", "HKClinicalTypeIdentifier", "HKDocumentTypeIdentifier",

@@ -22,6 +22,14 @@ package struct EmbeddedBackend: HealthBackend {
         try await samples.authorization.requestAuthorization(app: app, share: typesToShare, read: typesToRead, presenter: presenter)
     }
 
+    package func requestPerObjectReadAuthorization(for type: HKObjectType, matching filter: SampleFilter?) async throws {
+        try AuthorizationService.checkPerObject(type)
+        guard let sampleType = type as? HKSampleType else { throw HKError.invalidArgument("\(type.identifier) is not a sample type") }
+        // The person sees every matching object, whoever saved it; the sheet leaves out the app's own.
+        let candidates = try samples.samples(ofType: sampleType, matching: filter, visibleTo: AuthorizationService.personReader)
+        try await samples.authorization.requestPerObjectReadAuthorization(app: app, type: type, candidates: candidates, presenter: presenter)
+    }
+
     package func requestStatus(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws
         -> HKAuthorizationRequestStatus
     {

@@ -9,6 +9,8 @@ package protocol HealthBackend: Sendable {
     func authorizationStatus(for type: HKObjectType) throws -> HKAuthorizationStatus
     /// Asks the person about the types not decided yet, and waits for the answer.
     func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws
+    /// Asks the person which objects of `type` (read object by object) that match `filter` the app may read, and waits.
+    func requestPerObjectReadAuthorization(for type: HKObjectType, matching filter: SampleFilter?) async throws
     /// Whether requesting these types would show the person anything.
     func requestStatus(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws
         -> HKAuthorizationRequestStatus

@@ -60,6 +60,12 @@ package struct RemoteBackend: HealthBackend {
         _ = try await call { try await waitingClient.requestAuthorization(body: .json(request)).noContent }
     }
 
+    /// Waits, as `requestAuthorization` does, while the person chooses on the per-object sheet the daemon holds.
+    package func requestPerObjectReadAuthorization(for type: HKObjectType, matching filter: SampleFilter?) async throws {
+        let request = Components.Schemas.ObjectAuthorizationRequest(_type: type.identifier, predicate: try filter.map(WirePredicate.wire))
+        _ = try await call { try await waitingClient.requestObjectAuthorization(body: .json(request)).noContent }
+    }
+
     package func requestStatus(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws
         -> HKAuthorizationRequestStatus
     {
@@ -428,7 +434,7 @@ package struct RemoteBackend: HealthBackend {
     /// Samples of types the API does not carry yet fail here, saying so, rather than come back as bare samples.
     private func checkCarried(_ type: HKSampleType) throws {
         guard WireSample.carries(type) else {
-            throw HKError(.errorHealthDataUnavailable, "\(type.identifier) samples do not go through the health daemon yet (quantity, category, workout and correlation samples, states of mind, scored assessments, audiograms, CDA documents, clinical records, electrocardiograms, heartbeat series and workout routes do)")
+            throw HKError(.errorHealthDataUnavailable, "\(type.identifier) samples do not go through the health daemon yet (quantity, category, workout and correlation samples, states of mind, scored assessments, audiograms, vision prescriptions, CDA documents, clinical records, electrocardiograms, heartbeat series and workout routes do)")
         }
     }
 

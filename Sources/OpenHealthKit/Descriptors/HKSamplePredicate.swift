@@ -81,6 +81,13 @@ extension HKSamplePredicate where Sample == HKAudiogramSample {
     }
 }
 
+extension HKSamplePredicate where Sample == HKVisionPrescription {
+    /// Vision prescriptions matching `predicate`: those the person let the app read (per object) and its own.
+    public static func visionPrescription(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKVisionPrescription> {
+        .init(sampleType: HKObjectType.visionPrescriptionType(), predicate: predicate)
+    }
+}
+
 extension HKSamplePredicate where Sample == HKGAD7Assessment {
     /// GAD-7 results matching `predicate`.
     public static func gad7Assessment(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKGAD7Assessment> {

@@ -1,4 +1,5 @@
 package import Foundation
+package import HealthModel
 package import HealthStore
 
 /// The person's side of the daemon's registrations (`health apps`, `health apps approve`): apps that asked to connect
@@ -56,6 +57,34 @@ extension HealthPerson {
     @discardableResult
     package func answerRecordSharingRequest(_ id: String, _ response: RecordSharingSheet.Response) throws -> Bool {
         try PendingRecordShares(database: database).respond(id, response)
+    }
+}
+
+/// Per-object requests (vision prescriptions) apps made through the daemon, whose sheets wait for the person
+/// (`health authorize --pending`, the web Health app), and the grants the person gave.
+extension HealthPerson {
+    /// The sheets waiting, oldest first, each with its objects as they are in the store now.
+    package func pendingObjectReadRequests() throws -> [PendingObjectReads.Request] {
+        try PendingObjectReads(database: database).pending()
+    }
+
+    /// The person's choice on a waiting sheet (only objects it listed can be allowed); false when it no longer waits.
+    @discardableResult
+    package func answerObjectReadRequest(_ id: String, _ response: ObjectAuthorizationSheet.Response) throws -> Bool {
+        try PendingObjectReads(database: database).respond(id, response)
+    }
+
+    /// The objects of `type` the person let `app` read, oldest first (those deleted since are left out).
+    package func objectReadGrants(app: String, type: HKSampleType = HKObjectType.visionPrescriptionType()) throws -> [HKSample] {
+        let uuids = try AuthorizationService(database: database).objectReadGrants(app: app, type: type.identifier)
+        guard !uuids.isEmpty else { return [] }
+        return try SampleStore(database: database).samples(ofType: type, matching: .uuids(uuids), visibleTo: AuthorizationService.personReader)
+    }
+
+    /// Withdraws `app`'s permission to read object `uuid`; false when it had none.
+    @discardableResult
+    package func withdrawObjectReadGrant(app: String, uuid: UUID) throws -> Bool {
+        try AuthorizationService(database: database).withdrawObjectReadGrant(app: app, uuid: uuid)
     }
 }
 

@@ -194,6 +194,28 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         }, viaAsync: { try await self.requestAuthorization(toShare: typesToShare ?? [], read: typesToRead ?? []) })
     }
 
+    /// Asks the person which objects of `objectType` — a type read object by object, such as
+    /// `HKObjectType.visionPrescriptionType()` — the app may read: every object matching `predicate` that the app did
+    /// not save goes on a sheet (always shown, even when nothing matches), and the person's choices replace the earlier
+    /// ones for those objects. Reads of the type then return the objects given and the app's own. Fails with
+    /// `errorInvalidArgument` for a type authorized whole, and `errorUserCanceled` when the person closes the sheet.
+    open func requestPerObjectReadAuthorization(for objectType: HKObjectType, predicate: NSPredicate?) async throws {
+        let boxed = SendableBox(predicate)
+        try await viaCompletion("requestPerObjectReadAuthorization", work: {
+            try await self.backend().requestPerObjectReadAuthorization(for: objectType, matching: try SampleFilter(optional: boxed.value))
+        }) { self.requestPerObjectReadAuthorization(for: objectType, predicate: boxed.value, completion: $0) }
+    }
+
+    /// Completion-handler form of ``requestPerObjectReadAuthorization(for:predicate:)``: `true` once the person answered.
+    open func requestPerObjectReadAuthorization(
+        for objectType: HKObjectType, predicate: NSPredicate?, completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        let boxed = SendableBox(predicate)
+        answer("requestPerObjectReadAuthorization", completion, work: {
+            try await self.backend().requestPerObjectReadAuthorization(for: objectType, matching: try SampleFilter(optional: boxed.value))
+        }, viaAsync: { try await self.requestPerObjectReadAuthorization(for: objectType, predicate: boxed.value) })
+    }
+
     /// Whether requesting these types would show the person anything: `.shouldRequest` if any was never
     /// presented, `.unnecessary` otherwise.
     open func statusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws

@@ -402,6 +402,36 @@ public enum HKAudiogramSensitivityTestSide: Int, Sendable, CaseIterable {
     case right = 1
 }
 
+/// HealthKit's `HKVisionPrescriptionType`, with Apple's raw values.
+public enum HKVisionPrescriptionType: Int, Sendable, CaseIterable {
+    /// `HKVisionPrescriptionTypeGlasses`
+    case glasses = 1
+    /// `HKVisionPrescriptionTypeContacts`
+    case contacts = 2
+}
+
+/// HealthKit's `HKPrismBase`, with Apple's raw values.
+public enum HKPrismBase: Int, Sendable, CaseIterable {
+    /// `HKPrismBaseNone`
+    case `none` = 0
+    /// `HKPrismBaseUp`
+    case up = 1
+    /// `HKPrismBaseDown`
+    case down = 2
+    /// `HKPrismBaseIn`
+    case `in` = 3
+    /// `HKPrismBaseOut`
+    case out = 4
+}
+
+/// HealthKit's `HKVisionEye`, with Apple's raw values.
+public enum HKVisionEye: Int, Sendable, CaseIterable {
+    /// `HKVisionEyeLeft`
+    case left = 1
+    /// `HKVisionEyeRight`
+    case right = 2
+}
+
 /// Every constant of the enums above by its ObjC name, as Apple Health's export writes it
 /// (`HKBiologicalSexFemale`), with its raw value.
 package let modelEnumRawValuesByName: [String: Int] = [
@@ -547,4 +577,13 @@ package let modelEnumRawValuesByName: [String: Int] = [
     "HKAudiogramConductionTypeAir": 0,
     "HKAudiogramSensitivityTestSideLeft": 0,
     "HKAudiogramSensitivityTestSideRight": 1,
+    "HKVisionPrescriptionTypeGlasses": 1,
+    "HKVisionPrescriptionTypeContacts": 2,
+    "HKPrismBaseNone": 0,
+    "HKPrismBaseUp": 1,
+    "HKPrismBaseDown": 2,
+    "HKPrismBaseIn": 3,
+    "HKPrismBaseOut": 4,
+    "HKVisionEyeLeft": 1,
+    "HKVisionEyeRight": 2,
 ]

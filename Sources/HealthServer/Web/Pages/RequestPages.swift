@@ -10,7 +10,8 @@ import OpenHealthKit
 ///   and to read with its own switch, health records apart with the clinical types the app requires; "Turn On All";
 ///   "Allow" answers with the switches as set, "Don't Allow" denies every type. The app's parked request completes at
 ///   once;
-/// - `GET /shares/{id}` — a record-sharing sheet: which of the matching verifiable records to share.
+/// - `GET /shares/{id}` — a record-sharing sheet: which of the matching verifiable records to share;
+/// - `GET /objects/{id}` — a per-object sheet: which vision prescriptions the app may read, each switch as it is now.
 struct RequestPages {
     let app: HealthWebApp
 
@@ -42,6 +43,21 @@ struct RequestPages {
                 throw WebRefusal(.badRequest, "Choose Allow or Don't Allow.")
             }
         }
+        router.get("objects/:id") { _, context in try objectPage(try objectRead(context)) }
+        router.post("objects/:id") { _, context in
+            let request = try objectRead(context)
+            let form = WebForm.current
+            let offered = Set(request.sheet.objects.map(\.object.uuid))
+            let chosen = Set(form.all("object").compactMap(UUID.init(uuidString:))).intersection(offered)
+            let response: ObjectAuthorizationSheet.Response
+            switch form["action"] {
+            case "allow": response = .allow(chosen)
+            case "cancel": response = .dismissed
+            default: throw WebRefusal(.badRequest, "Choose Allow or Cancel.")
+            }
+            guard try app.person.answerObjectReadRequest(request.id, response) else { return stoppedWaiting(request.sheet.app.name) }
+            return WebPage.redirect(to: "/requests?done=answered")
+        }
         router.get("shares/:id") { _, context in try sharePage(try recordShare(context)) }
         router.post("shares/:id") { _, context in
             let request = try recordShare(context)
@@ -52,6 +68,14 @@ struct RequestPages {
             guard try app.person.answerRecordSharingRequest(request.id, response) else { return stoppedWaiting(request.sheet.app.name) }
             return WebPage.redirect(to: "/requests?done=answered")
         }
+    }
+
+    private func objectRead(_ context: BasicRequestContext) throws -> PendingObjectReads.Request {
+        let id = context.parameters.get("id") ?? ""
+        guard let request = try app.person.pendingObjectReadRequests().first(where: { $0.id == id }) else {
+            throw WebRefusal(.notFound, "No app waits for this answer any more (it was answered, or the app stopped waiting).")
+        }
+        return request
     }
 
     private func request(_ context: BasicRequestContext) throws -> PendingAuthorizations.Request {
@@ -82,6 +106,7 @@ struct RequestPages {
     private func list(answered: Bool = false) throws -> Response {
         let requests = try app.person.pendingAuthorizationRequests()
         let shares = try app.person.pendingRecordSharingRequests()
+        let objectReads = try app.person.pendingObjectReadRequests()
         // Apps asking to connect at all wait for the person too: their decision is under Sources.
         let connecting = try app.registrations.all().filter { $0.state == .pending }
         var style = Date.FormatStyle.dateTime.day().month(.abbreviated).hour().minute()
@@ -91,6 +116,8 @@ struct RequestPages {
             return "<li><a href=\"/requests/\(request.id)\">\(request.sheet.app.name)</a> asks for \(count) type\(count == 1 ? "" : "s") <span class=\"muted\">(\(request.createdAt.formatted(style)))</span></li>"
         } + shares.map { request in
             "<li><a href=\"/shares/\(request.id)\">\(request.sheet.app.name)</a> asks for \(request.sheet.records.count) verifiable record\(request.sheet.records.count == 1 ? "" : "s") <span class=\"muted\">(\(request.createdAt.formatted(style)))</span></li>"
+        } + objectReads.map { request in
+            "<li><a href=\"/objects/\(request.id)\">\(request.sheet.app.name)</a> asks which \(TypeNames.title(request.sheet.typeIdentifier).lowercased())s it may read <span class=\"muted\">(\(request.createdAt.formatted(style)))</span></li>"
         } + connecting.map { registration in
             "<li>\(registration.manifest.name) asks to connect to this store: <a href=\"/sources\">approve or deny it under Sources</a> <span class=\"muted\">(\(registration.createdAt.formatted(style)))</span></li>"
         }
@@ -161,6 +188,28 @@ struct RequestPages {
                 ? "<button type=\"submit\" name=\"action\" value=\"next\">Next: health records</button>" as HTML
                 : "<button type=\"submit\" name=\"action\" value=\"allow\">Allow</button>")
             <button type="submit" name="action" value="deny" class="secondary">Don’t Allow</button></div>
+            </form>
+            """)
+    }
+
+    private func objectPage(_ request: PendingObjectReads.Request) throws -> Response {
+        let sheet = request.sheet
+        let rows: [HTML] = sheet.objects.map { candidate in
+            let id = "object-\(candidate.object.uuid.uuidString)"
+            return """
+                <li><label for="\(id)">\(candidate.summary)</label>\
+                <input type="checkbox" id="\(id)" name="object" value="\(candidate.object.uuid.uuidString)"\(candidate.allowed ? " checked" as HTML : .empty)></li>
+                """
+        }
+        let what = TypeNames.title(sheet.typeIdentifier).lowercased()
+        return WebPage.render("“\(sheet.app.name)” asks to read your \(what)s", section: .requests, """
+            <p>Choose which ones it may read. It always reads those it saved itself; you can change this later under Sources.</p>
+            \(sheet.app.shareUsageDescription.map { "<p class=\"usage\">\($0)</p>" as HTML } ?? .empty)
+            <form method="post" action="/objects/\(request.id)">
+            \(WebPage.csrfField())
+            \(rows.isEmpty ? "<p>You have none it could be given.</p>" as HTML : "<ul class=\"switches\">\(rows)</ul>")
+            <div class="actions"><button type="submit" name="action" value="allow">Allow</button>
+            <button type="submit" name="action" value="cancel" class="secondary">Cancel</button></div>
             </form>
             """)
     }

@@ -9,7 +9,8 @@ import OpenHealthKit
 ///   and the devices and apps whose data the store holds;
 /// - `GET /sources/apps/{bundle}` — one app's read and write switch for each type it asked for; `POST` applies them at
 ///   once: a type turned off is refused on the app's next call, and its open streams close;
-/// - `POST /sources/registrations/{id}` — approve, deny or revoke a connecting app.
+/// - `POST /sources/registrations/{id}` — approve, deny or revoke a connecting app;
+/// - `POST /sources/apps/{bundle}/objects/{uuid}` — stop letting the app read one vision prescription.
 struct SourcesPages {
     let app: HealthWebApp
 
@@ -32,6 +33,12 @@ struct SourcesPages {
         }
         router.get("sources/apps/:bundle") { request, context in
             try appPage(try access(context), done: request.uri.queryParameters.get("done") != nil)
+        }
+        router.post("sources/apps/:bundle/objects/:uuid") { _, context in
+            let access = try access(context)
+            guard let uuid = UUID(uuidString: context.parameters.get("uuid") ?? "") else { throw WebRefusal(.notFound, "No such object.") }
+            try app.person.withdrawObjectReadGrant(app: access.app.bundleIdentifier, uuid: uuid)
+            return WebPage.redirect(to: "/sources/apps/\(access.app.bundleIdentifier)?done=saved")
         }
         router.post("sources/apps/:bundle") { _, context in
             let access = try access(context)
@@ -125,6 +132,14 @@ struct SourcesPages {
         }
         // What the app asked for, and what the person decided without being asked (`health permission`).
         let write = access.types.filter { $0.shareRequested || $0.share != nil }, read = access.types.filter { $0.readRequested || $0.read != nil }
+        // Objects read one by one (vision prescriptions): each the person let it read, with a button to stop.
+        let objects: [HTML] = try app.person.objectReadGrants(app: access.app.bundleIdentifier).map { object in
+            """
+            <li>\(ObjectAuthorizationSheet.summary(of: object)) <form method="post" class="inline" \
+            action="/sources/apps/\(access.app.bundleIdentifier)/objects/\(object.uuid.uuidString)">\(WebPage.csrfField())\
+            <button type="submit" class="secondary">Stop sharing</button></form></li>
+            """
+        }
         return WebPage.render(access.app.name, section: .sources, """
             \(WebPage.notice(done ? "Saved. The app's next call sees the change." : nil, error: false))
             <p class="muted">\(access.app.bundleIdentifier)</p>
@@ -134,6 +149,7 @@ struct SourcesPages {
             \(read.isEmpty ? .empty : "<fieldset><legend>Allow “\(access.app.name)” to read</legend><ul class=\"switches\">\(rows("read", read) { $0.read == true })</ul></fieldset>" as HTML)
             <div class="actions"><button type="submit">Save</button></div>
             </form>
+            \(objects.isEmpty ? .empty : "<h2>Vision prescriptions it may read</h2><ul>\(objects)</ul>" as HTML)
             """)
     }
 }

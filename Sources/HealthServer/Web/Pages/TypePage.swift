@@ -496,6 +496,16 @@ struct TypePage {
             let hertz = audiogram.sensitivityPoints.map { $0.frequency.doubleValue(for: .hertz()) }
             guard let low = hertz.first, let high = hertz.last else { return "no points" }
             return "\(hertz.count) frequencies, \(SVGChart.figure(low))–\(SVGChart.figure(high)) Hz"
+        case let prescription as HKVisionPrescription:
+            func eye(_ name: String, _ lens: HKLensSpecification?) -> String? {
+                guard let lens else { return nil }
+                var text = "\(name) \(SVGChart.figure(lens.sphere.doubleValue(for: .diopter()))) D"
+                if let cylinder = lens.cylinder { text += " cyl \(SVGChart.figure(cylinder.doubleValue(for: .diopter())))" }
+                if let axis = lens.axis { text += " × \(SVGChart.figure(axis.doubleValue(for: .degreeAngle())))°" }
+                return text
+            }
+            let lenses = [eye("right", prescription.lenses.right), eye("left", prescription.lenses.left)].compactMap { $0 }
+            return ObjectAuthorizationSheet.summary(of: prescription) + (lenses.isEmpty ? "" : ": " + lenses.joined(separator: ", "))
         default:
             return ""
         }
