@@ -54,17 +54,17 @@ struct ExportKeptElementsTests {
     static let unknownRecord = #"<Record type="HKQuantityTypeIdentifierSomethingFrom2027" sourceName="Apple Watch" unit="zz" startDate="2026-10-01 08:00:00 +0100" endDate="2026-10-01 08:00:00 +0100" value="3"><MetadataEntry key="HKMetadataKeyNew" value="a &amp; b"/></Record>"#
     static let prescription = #"<VisionPrescription type="HKVisionPrescriptionTypeGlasses" dateIssued="2026-10-02 10:00:00 +0100" expirationDate="2027-10-02 10:00:00 +0100"><RightEye sphere="-1.25" sphereUnit="D"/><LeftEye sphere="-1" sphereUnit="D"/><MetadataEntry key="HKMetadataKeySyncIdentifier" value="A1"/></VisionPrescription>"#
 
-    @Test func unknownRecordTypesAndVisionPrescriptionsAreReportedAndKeptAsWrittenOnce() throws {
+    @Test func unknownRecordTypesAreReportedAndKeptAsWrittenOnceAndPrescriptionsImportAsSamples() throws {
         let folder = try exportFolder(" " + Self.unknownRecord + "\n " + Self.prescription)
         let person = try freshPerson()
         let result = try person.importExport(at: folder)
-        #expect(result.kept == ["Record": 1, "VisionPrescription": 1])
+        #expect(result.kept == ["Record": 1])
+        #expect(result.added == [HKVisionPrescriptionTypeIdentifier: 1])
         #expect(result.problemCounts == ["unknown record type HKQuantityTypeIdentifierSomethingFrom2027 (kept as written)": 1])
-        #expect(try person.sampleStore.exportElements() == [ExportElement(name: "Record", xml: Self.unknownRecord),
-                                                             ExportElement(name: "VisionPrescription", xml: Self.prescription)])
+        #expect(try person.sampleStore.exportElements() == [ExportElement(name: "Record", xml: Self.unknownRecord)])
         let again = try person.importExport(at: folder)
         #expect(again.alreadyStored == 2 && again.addedTotal == 0)
-        #expect(try person.sampleStore.exportElements().count == 2)
+        #expect(try person.sampleStore.exportElements().count == 1)
     }
 
     @Test func aHeartRateVariabilityBeatListStaysWithItsRecord() throws {
@@ -96,9 +96,9 @@ struct ExportKeptElementsTests {
         _ = try person.importExport(at: exportFixtures.appendingPathComponent("opendroid_hk/sampleexport.xml"))
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-kept-out-\(UUID().uuidString)")
         let export = try person.exportHealthData(to: out)
-        #expect(export.keptElements == 2 && export.files == 1)
+        #expect(export.keptElements == 1 && export.files == 1)
         let xml = try String(contentsOf: out.appendingPathComponent("export.xml"), encoding: .utf8)
-        #expect(xml.contains(" " + Self.unknownRecord + "\n") && xml.contains(" " + Self.prescription + "\n"))
+        #expect(xml.contains(" " + Self.unknownRecord + "\n") && xml.contains(#"  <RightEye sphere="-1.25" sphereUnit="D"/>"#))
         #expect(xml.contains(#"<InstantaneousBeatsPerMinute bpm="58" time="11:26:02.34 AM"/>"#))
         #expect(FileManager.default.contents(atPath: out.appendingPathComponent("electrocardiograms/ecg_2023-03-04.csv").path) == Data(ecg.utf8))
     }

@@ -23,7 +23,7 @@ private func temporary(_ name: String) -> URL {
 /// metadata, workouts with their events, statistics and activities, activity summaries, characteristics and clinical
 /// records. Numbers are rounded to what an export carries (instants to the millisecond, values to 9 significant
 /// digits); store-local ids, save times and the clinical records' random UUIDs are left out. Workout routes with their
-/// points, heart-rate variability beat lists, elements kept as written (unknown record types, audiograms) and kept
+/// points, heart-rate variability beat lists, audiograms, vision prescriptions, elements kept as written (unknown record types) and kept
 /// files (electrocardiograms) are compared too.
 private func contentDump(of folder: URL) throws -> [String] {
     var configuration = Configuration()
@@ -56,7 +56,7 @@ private func contentDump(of folder: URL) throws -> [String] {
                    s.sourceVersion, s.productType, d.name AS deviceName, d.manufacturer, d.model, d.hardwareVersion, d.softwareVersion,
                    c.uuid AS correlation
             FROM sample s JOIN sampleType t ON t.code = s.typeCode JOIN source src ON src.id = s.sourceId LEFT JOIN device d ON d.id = s.deviceId
-            LEFT JOIN sample c ON c.id = s.correlationId WHERE s.kind IN (0, 1, 2, 3, 6, 7, 9, 10, 11)
+            LEFT JOIN sample c ON c.id = s.correlationId WHERE s.kind IN (0, 1, 2, 3, 6, 7, 9, 10, 11, 12)
             """, rounding: ["startDate", "endDate"])
         try add("beat", "SELECT s.uuid, b.position, b.offset, b.precededByGap FROM heartbeat b JOIN sample s ON s.id = b.sampleId")
         try add("route", """
@@ -69,11 +69,14 @@ private func contentDump(of folder: URL) throws -> [String] {
         try add("audiogram", "SELECT s.uuid, a.points FROM audiogram a JOIN sample s ON s.id = a.sampleId")
         try add("stateOfMind", "SELECT s.uuid, m.kind, m.labels, m.associations FROM stateOfMind m JOIN sample s ON s.id = m.sampleId")
         try add("assessment", "SELECT s.uuid, a.answers FROM scoredAssessment a JOIN sample s ON s.id = a.sampleId")
+        try add("prescription", """
+            SELECT s.uuid, p.prescriptionType, p.brand, p.rightEye, p.leftEye FROM visionPrescription p JOIN sample s ON s.id = p.sampleId
+            """)
         try add("kept", "SELECT name, xml FROM exportElement")
         try add("file", "SELECT path, data FROM exportFile")
         try add("metadata", """
             SELECT s.uuid, m.key, m.kind, m.text, m.number, m.integer FROM metadata m JOIN sample s ON s.id = m.sampleId
-            WHERE s.kind IN (0, 1, 2, 3, 6, 7, 9, 10, 11)
+            WHERE s.kind IN (0, 1, 2, 3, 6, 7, 9, 10, 11, 12)
             """)
         try add("workout", "SELECT s.uuid, w.activityType, w.duration FROM workout w JOIN sample s ON s.id = w.sampleId", rounding: ["duration"])
         try add("activity", """

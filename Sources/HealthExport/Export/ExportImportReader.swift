@@ -35,6 +35,8 @@ package struct ExportImportReader {
         /// The UUIDs an import before identities held the creation date gave objects and routes, by their UUID now (only
         /// for a store that holds such imports).
         package var legacy: [UUID: UUID] = [:]
+        /// Children of objects kept as written and written back inside them (a vision prescription's `Attachment`s), by UUID.
+        package var extras: [UUID: String] = [:]
         package var count: Int { rows.count + objects.count + routes.count + elements.count }
     }
 
@@ -65,7 +67,7 @@ package struct ExportImportReader {
         package var read: [String: Int] = [:]
         /// The unit of the latest record of each quantity type (the person's preferred unit when they exported).
         package var units: [String: (unit: String, start: Double)] = [:]
-        /// Elements kept as written, by element name (`Record` for unknown record types, `VisionPrescription`).
+        /// Elements kept as written, by element name (`Record` for unknown record types).
         package var kept: [String: Int] = [:]
         package var problems: [Problem] = []
         /// How many problems of each reason (problems past the first 1,000 are only counted).
@@ -210,10 +212,11 @@ package struct ExportImportReader {
         static let elements: [StaticString] = ["Me", "MetadataEntry", "Correlation", "ActivitySummary", "Workout", "WorkoutEvent",
                                                "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute", "Location",
                                                "FileReference", "ClinicalRecord", "StateOfMind", "ScoredAssessment",
-                                               "Audiogram", "SensitivityPoint"]
+                                               "Audiogram", "SensitivityPoint", "VisionPrescription", "RightEye", "LeftEye", "Attachment"]
 
-        /// Top-level elements the model does not hold, kept as written.
-        static let keptElements: [StaticString] = ["VisionPrescription"]
+        /// Top-level elements the model does not hold, kept as written (none today: record types the catalog does not know
+        /// are kept as Records).
+        static let keptElements: [StaticString] = []
 
         /// Elements no element kept as written holds (a Record, what stands beside Records): one starting inside it means
         /// the kept element's end tag is missing.
@@ -255,11 +258,12 @@ package struct ExportImportReader {
         var activity: OpenWorkout?
         var event: (attributes: [String: String], line: Int, metadata: [(String, String)])?
         var route: OpenRoute?
-        /// An open element read whole before it becomes a sample (Audiogram; OpenHealthKit's own StateOfMind and
-        /// ScoredAssessment), its metadata entries and an audiogram's sensitivity points so far.
+        /// An open element read whole before it becomes a sample (Audiogram, VisionPrescription; OpenHealthKit's own
+        /// StateOfMind and ScoredAssessment), its metadata entries and its children so far (an audiogram's sensitivity
+        /// points, a prescription's eyes and attachments).
         var own: OwnElement?
         typealias OwnElement = (name: String, attributes: [String: String], line: Int, metadata: [(String, String)],
-                                points: [[String: String]])
+                                children: [(name: String, attributes: [String: String])])
 
         /// A WorkoutRoute being read: its attributes, metadata, inline `Location`s (exports up to v8) and GPX files (later).
         struct OpenRoute {
@@ -337,8 +341,10 @@ package struct ExportImportReader {
             case "FileReference" where route != nil:
                 if let path = tag.attributes["path"], !path.isEmpty { route!.files.append(path) }
             case "SensitivityPoint" where own?.name == "Audiogram":
-                own!.points.append(tag.attributes)
-            case "StateOfMind", "ScoredAssessment", "Audiogram":
+                own!.children.append((tag.name, tag.attributes))
+            case "RightEye", "LeftEye", "Attachment" where own?.name == "VisionPrescription":
+                own!.children.append((tag.name, tag.attributes))
+            case "StateOfMind", "ScoredAssessment", "Audiogram", "VisionPrescription":
                 try closeUnterminated(before: tag.name)
                 own = (tag.name, tag.attributes, tag.line, [], [])
                 if tag.selfClosing { try end(tag.name) }
@@ -366,6 +372,13 @@ package struct ExportImportReader {
                 }
                 memberCreated.removeAll()
                 memberLegacy.removeAll()
+            case "VisionPrescription":
+                guard let open = own, open.name == name else { return }
+                own = nil
+                if let (made, attachments) = prescriptionSample(open) {
+                    try add(made, created: nil)
+                    if let attachments { batch.extras[made.uuid] = attachments }
+                }
             case "StateOfMind", "ScoredAssessment", "Audiogram":
                 guard let open = own, open.name == name else { return }
                 own = nil
@@ -698,7 +711,7 @@ package struct ExportImportReader {
                 return nil
             }
             do {
-                let points = try open.points.map { p -> HKAudiogramSensitivityPoint in
+                let points = try open.children.filter { $0.name == "SensitivityPoint" }.map(\.attributes).map { p -> HKAudiogramSensitivityPoint in
                     guard let value = p["frequencyValue"].flatMap(Double.init) else {
                         throw HKError.invalidArgument("a SensitivityPoint without a frequencyValue")
                     }
@@ -729,6 +742,92 @@ package struct ExportImportReader {
                 report(line: open.line, element: "Audiogram", reason: "\(error)")
             }
             return nil
+        }
+
+        /// A `<VisionPrescription>` (export v12 on): `type`, `dateIssued`, `expirationDate` and, for contacts, `brand`; a
+        /// `<RightEye>` and `<LeftEye>` with each value and its unit (diopters, degrees, millimetres and prism diopters when
+        /// the unit is left out); `<Attachment>`s, whose photos the export does not hold, kept as written (returned as the
+        /// XML to write back). Apple writes no source: the person enters prescriptions in the Health app, whose source it
+        /// takes. A bad value leaves the prescription out, reported with its line.
+        mutating func prescriptionSample(_ open: OwnElement) -> (HKVisionPrescription, String?)? {
+            let a = open.attributes
+            if hasImpossibleDate(a, line: open.line, element: "VisionPrescription", "dateIssued", "expirationDate") { return nil }
+            let typeName = a["type"] ?? ""
+            let type: HKVisionPrescriptionType? = switch typeName.lowercased() {
+            case "hkvisionprescriptiontypeglasses", "glasses", "1": .glasses
+            case "hkvisionprescriptiontypecontacts", "contacts", "2": .contacts
+            default: nil
+            }
+            guard let type else {
+                report(line: open.line, element: "VisionPrescription", reason: "a VisionPrescription of unknown type \"\(typeName)\"")
+                return nil
+            }
+            guard let issued = a["dateIssued"].flatMap(ExportDates.parse) else {
+                report(line: open.line, element: "VisionPrescription", reason: "a VisionPrescription without its dateIssued")
+                return nil
+            }
+            let expires = a["expirationDate"].flatMap(ExportDates.parse)
+            do {
+                func lens(_ side: String) throws -> HKLensSpecification.Stored? {
+                    guard let e = open.children.last(where: { $0.name == side })?.attributes else { return nil }
+                    func value(_ name: String, _ unit: HKUnit) throws -> Double? {
+                        guard let text = e[name] else { return nil }
+                        guard let number = Double(text), number.isFinite else {
+                            throw HKError.invalidArgument("its \(side) \(name) \"\(text)\" is not a number")
+                        }
+                        let given = try e[name + "Unit"].map { try HKUnit.parse($0) } ?? unit
+                        guard given.isCompatible(with: unit) else {
+                            throw HKError.invalidArgument("its \(side) \(name)Unit \"\(given.unitString)\" is not a unit of \(unit.unitString)")
+                        }
+                        return try given.convert(number, to: unit)
+                    }
+                    let mm = HKUnit.meterUnit(with: .milli)
+                    guard let sphere = try value("sphere", .diopter()) else { throw HKError.invalidArgument("its \(side) has no sphere") }
+                    let prism = try value("prismAmount", .prismDiopter()).map { amount in
+                        HKVisionPrism.Stored(amount: amount, angle: try value("prismAngle", .degreeAngle()) ?? 0, eye: side == "RightEye" ? 2 : 1)
+                    }
+                    return HKLensSpecification.Stored(
+                        sphere: sphere, cylinder: try value("cylinder", .diopter()), axis: try value("axis", .degreeAngle()),
+                        addPower: try value("add", .diopter()), vertexDistance: try value("vertex", mm), prism: prism,
+                        farPupillaryDistance: try value("farPD", mm), nearPupillaryDistance: try value("nearPD", mm),
+                        baseCurve: try value("baseCurve", mm), diameter: try value("diameter", mm))
+                }
+                let right = try lens("RightEye"), left = try lens("LeftEye")
+                let brand = type == .contacts ? a["brand"] ?? "" : nil
+                let attachments = open.children.filter { $0.name == "Attachment" }.compactMap { $0.attributes["identifier"] }
+                let extra = attachments.isEmpty ? nil : attachments.map { "<Attachment identifier=\"\(Self.attributeText($0))\"/>" }.joined(separator: "\n  ")
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = .sortedKeys
+                let key = "VisionPrescription|\(type.rawValue)|\(issued.timeIntervalSince1970)|\(expires?.timeIntervalSince1970 ?? -1)|\(brand ?? "")|"
+                    + String(decoding: try encoder.encode([right, left]), as: UTF8.self) + "|" + attachments.joined(separator: ",")
+                let made = try HKVisionPrescription.restored(
+                    type: type, brand: brand, rightEye: right, leftEye: left, dateIssued: issued, expirationDate: expires,
+                    uuid: ExportSources.stableUUID(key, start: issued), metadata: ExportMetadata.typed(open.metadata),
+                    sourceRevision: records.revision("Health", nil, nil), device: nil)
+                return (made, extra)
+            } catch let error as HKError {
+                report(line: open.line, element: "VisionPrescription", reason: error.message)
+            } catch {
+                report(line: open.line, element: "VisionPrescription", reason: "\(error)")
+            }
+            return nil
+        }
+
+        /// `value` as an attribute's text: the characters XML gives meaning to, and the whitespace a reader would fold,
+        /// as references.
+        static func attributeText(_ value: String) -> String {
+            var text = ""
+            for character in value.unicodeScalars {
+                switch character {
+                case "&": text += "&amp;"
+                case "<": text += "&lt;"
+                case ">": text += "&gt;"
+                case "\"": text += "&quot;"
+                case "\t", "\n", "\r": text += "&#\(character.value);"
+                default: text.unicodeScalars.append(character)
+                }
+            }
+            return text
         }
 
         /// A `<ScoredAssessment>` (OpenHealthKit's element; see ExportWriter) as the sample. Its score is made again from

@@ -100,6 +100,8 @@ package final class ExportWriter {
                 writeAssessment(sample, assessment)
             case .audiogram(let audiogram):
                 writeAudiogram(sample, audiogram)
+            case .visionPrescription(let prescription):
+                writePrescription(sample, prescription)
             case .workout:
                 try writeWorkout(sample)
                 continue
@@ -232,6 +234,43 @@ package final class ExportWriter {
                 }
                 output.raw("/>\n")
             }
+        }
+    }
+
+    /// A `<VisionPrescription>` as Apple's DTD (v12 on) declares it: `type` (`HKVisionPrescriptionTypeGlasses` or
+    /// `…Contacts`), `dateIssued`, `expirationDate` and `brand` (contacts); a `<RightEye>` and `<LeftEye>` with each value
+    /// and its unit (`D`, `deg`, `mm`, `pD`); the `<Attachment>`s it came with; its metadata. Apple writes no source.
+    private func writePrescription(_ sample: ExportSample, _ prescription: HKVisionPrescription) {
+        let zone = zone(of: sample)
+        output.raw(" <VisionPrescription")
+        output.attribute("type", prescription.prescriptionType == .contacts ? "HKVisionPrescriptionTypeContacts" : "HKVisionPrescriptionTypeGlasses")
+        dateAttribute("dateIssued", prescription.dateIssued, zone: zone)
+        if let expiration = prescription.expirationDate { dateAttribute("expirationDate", expiration, zone: zone) }
+        if let brand = prescription.lensBrand { output.attribute("brand", brand) }
+        let lenses = [("RightEye", prescription.lenses.right), ("LeftEye", prescription.lenses.left)].compactMap { name, lens in lens.map { (name, $0.stored) } }
+        closeElement("VisionPrescription", indent: 1, hasChildren: !lenses.isEmpty || sample.extra != nil || !sample.metadata.isEmpty) {
+            for (name, lens) in lenses {
+                indent(2)
+                output.raw("<\(name)")
+                let values: [(String, Double?, String)] = [
+                    ("sphere", lens.sphere, "D"), ("cylinder", lens.cylinder, "D"), ("axis", lens.axis, "deg"), ("add", lens.addPower, "D"),
+                    ("vertex", lens.vertexDistance, "mm"), ("prismAmount", lens.prism?.amount, "pD"), ("prismAngle", lens.prism?.angle, "deg"),
+                    ("farPD", lens.farPupillaryDistance, "mm"), ("nearPD", lens.nearPupillaryDistance, "mm"), ("baseCurve", lens.baseCurve, "mm"),
+                    ("diameter", lens.diameter, "mm"),
+                ]
+                for (attribute, value, unit) in values {
+                    guard let value else { continue }
+                    output.attribute(attribute, ExportNames.number(value))
+                    output.attribute(attribute + "Unit", unit)
+                }
+                output.raw("/>\n")
+            }
+            if let extra = sample.extra {
+                indent(2)
+                output.raw(extra)
+                output.raw("\n")
+            }
+            writeMetadata(sample.metadata, indent: 2, zone: zone)
         }
     }
 

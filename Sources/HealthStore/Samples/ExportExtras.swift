@@ -1,8 +1,9 @@
 package import Foundation
 import GRDB
 
-/// An element of an Apple Health export the model does not hold — an unknown record type, an audiogram, a vision
-/// prescription — as written, so a later export can write it back.
+/// An element of an Apple Health export the model does not hold — an unknown record type (stores from before v36 and
+/// v37 also keep the audiograms and vision prescriptions they imported so) — as written, so a later export can write it
+/// back.
 package struct ExportElement: Sendable, Hashable {
     package let name: String
     package let xml: String
@@ -71,6 +72,20 @@ extension SampleStore {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT name, xml FROM exportElement ORDER BY id").map { ExportElement(name: $0["name"], xml: $0["xml"]) }
         }
+    }
+
+    /// The kept elements named `names`, with their row ids, oldest first.
+    package func exportElements(named names: Set<String>) throws -> [(id: Int64, element: ExportElement)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, name, xml FROM exportElement WHERE name IN (SELECT value FROM json_each(?)) ORDER BY id",
+                             arguments: [String(decoding: try JSONEncoder().encode(names.sorted()), as: UTF8.self)])
+                .map { (id: $0["id"], element: ExportElement(name: $0["name"], xml: $0["xml"])) }
+        }
+    }
+
+    /// Stops keeping element `id` (once the model holds what it says).
+    package func forgetExportElement(_ id: Int64) throws {
+        try write { db in try db.execute(sql: "DELETE FROM exportElement WHERE id = ?", arguments: [id]) }
     }
 
     /// The kept sidecar files' paths, sorted.

@@ -19,6 +19,7 @@ package struct ExportSample: Sendable {
         case scoredAssessment(HKScoredAssessment)
         /// An audiogram (its sensitivity points).
         case audiogram(HKAudiogramSample)
+        case visionPrescription(HKVisionPrescription)
     }
 
     package var uuid: UUID
@@ -144,9 +145,10 @@ package struct ExportRows: Sendable {
     /// How many samples an export writes as Records, Correlations and Workouts (for progress).
     package func sampleCount() throws -> Int {
         try database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sample WHERE kind IN (?, ?, ?, ?, ?, ?, ?)", arguments: [
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sample WHERE kind IN (?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
                 SampleKind.quantity.rawValue, SampleKind.category.rawValue, SampleKind.correlation.rawValue, SampleKind.workout.rawValue,
                 SampleKind.stateOfMind.rawValue, SampleKind.scoredAssessment.rawValue, SampleKind.audiogram.rawValue,
+                SampleKind.visionPrescription.rawValue,
             ]) ?? 0
         }
     }
@@ -162,7 +164,7 @@ package struct ExportRows: Sendable {
             }
             try sink.characteristics(characteristics)
 
-            let recordKinds = [SampleKind.quantity, .category, .correlation, .stateOfMind, .scoredAssessment, .audiogram].map { String($0.rawValue) }.joined(separator: ", ")
+            let recordKinds = [SampleKind.quantity, .category, .correlation, .stateOfMind, .scoredAssessment, .audiogram, .visionPrescription].map { String($0.rawValue) }.joined(separator: ", ")
             // Correlation members are linked to their correlation, yet are Records of their own at the top level too.
             try paginate("SELECT * FROM sample WHERE kind IN (\(recordKinds))", db: db) { rows in
                 try sink.samples(try reader.samples(rows))
@@ -200,13 +202,14 @@ package struct ExportRows: Sendable {
             }
 
             var counts = Counts()
-            let exported = [SampleKind.quantity, .category, .correlation, .workout, .clinicalRecord, .stateOfMind, .scoredAssessment, .audiogram].map(\.rawValue)
+            let exported = [SampleKind.quantity, .category, .correlation, .workout, .clinicalRecord, .stateOfMind, .scoredAssessment, .audiogram,
+                            .visionPrescription].map(\.rawValue)
             // Routes go with their workouts; one without a workout has no place in export.xml. A heartbeat series goes out
             // as the beat list of the heart-rate variability record it came with (same source and dates); one an app built
             // alone has no place there either. Electrocardiograms go out as the CSV files they came from.
             let variability = SampleTypeCode.code(HKQuantityTypeIdentifier.heartRateVariabilitySDNN.rawValue)
             for row in try Row.fetchAll(db, sql: """
-                SELECT typeCode, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?, ?, ?, ?, \(SampleKind.electrocardiogram.rawValue))
+                SELECT typeCode, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?, ?, ?, ?, ?, \(SampleKind.electrocardiogram.rawValue))
                 AND NOT (kind = \(SampleKind.route.rawValue) AND id IN (SELECT sampleId FROM workoutAssociation))
                 AND NOT (kind = \(SampleKind.heartbeatSeries.rawValue) AND EXISTS (
                     SELECT 1 FROM sample h WHERE h.typeCode = \(variability) AND h.startDate = sample.startDate
@@ -361,7 +364,10 @@ package struct ExportRows: Sendable {
             case .audiogram:
                 value = .audiogram(try SampleStore.audiogram(sampleId: id, start: begins, end: ends, uuid: uuid, metadata: values(),
                                                              revision: revision(), device: device?.device, in: db))
-            case .document, .clinicalRecord, .route, .heartbeatSeries, .electrocardiogram, .visionPrescription:
+            case .visionPrescription:
+                value = .visionPrescription(try SampleStore.prescription(sampleId: id, start: begins, end: ends, uuid: uuid, metadata: values(),
+                                                                         revision: revision(), device: device?.device, in: db))
+            case .document, .clinicalRecord, .route, .heartbeatSeries, .electrocardiogram:
                 throw HKError(.errorDatabaseInaccessible, "a \(row.type) sample is not a Record of an export")
             }
             return ExportSample(uuid: uuid, type: row.type, value: value, startDate: begins, endDate: ends,

@@ -145,7 +145,8 @@ extension SampleStore {
     /// `elements` are kept as written (`keepExportElements`). `created` gives objects and routes their save time (the
     /// export's `creationDate`, seconds since 2001) by UUID; without one, now.
     package func importBatch(rows: [ImportedSample], objects: [HKObject], routes: [ImportedRoute] = [], elements: [ExportElement] = [],
-                             created: [UUID: Double] = [:], legacy: [UUID: UUID] = [:], session: ImportSession) throws -> ImportCounts {
+                             created: [UUID: Double] = [:], legacy: [UUID: UUID] = [:], extras: [UUID: String] = [:],
+                             session: ImportSession) throws -> ImportCounts {
         guard !rows.isEmpty || !objects.isEmpty || !routes.isEmpty || !elements.isEmpty else { return ImportCounts() }
         let counts = try database.writeTrusted { db -> ImportCounts in
             let now = Date().timeIntervalSinceReferenceDate
@@ -162,6 +163,11 @@ extension SampleStore {
             if !objects.isEmpty {
                 let more = try insertObjects(objects, savedAt: now, created: created, legacy: session.legacyIdentities ? legacy : [:],
                                              session: session, in: db)
+                // Children of the objects kept as written (a vision prescription's attachments), for the objects just added.
+                for (uuid, xml) in extras {
+                    guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM sample WHERE uuid = ?", arguments: [uuid.uuidString]) else { continue }
+                    try db.execute(sql: "INSERT OR IGNORE INTO sampleExtra (sampleId, xml) VALUES (?, ?)", arguments: [id, xml])
+                }
                 counts.existing += more.existing
                 counts.copies += more.copies
                 counts.added.merge(more.added, uniquingKeysWith: +)

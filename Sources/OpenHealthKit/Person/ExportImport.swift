@@ -15,7 +15,7 @@ public struct ExportImport: Sendable {
     public var read: [String: Int] = [:]
     public var activitySummaries = 0
     /// Elements the model does not hold, kept as written and written back by a later export, by element name
-    /// (`Record` for record types the catalog does not know, `VisionPrescription`); each also reported.
+    /// (`Record` for record types the catalog does not know); each also reported.
     public var kept: [String: Int] = [:]
     /// Sidecar files kept as they are (`electrocardiograms/*.csv`), new or changed ones.
     public var keptFiles: [String] = []
@@ -50,6 +50,31 @@ extension HealthPerson {
     /// samples read so far.
     public func importExport(at url: URL, progress: (@Sendable (_ bytes: Int, _ total: Int, _ samples: Int) -> Void)? = nil) throws -> ExportImport {
         let location = try ExportLocation(url)
+        try convertKeptElements()
+        return try importExport(location, progress: progress)
+    }
+
+    /// Elements an earlier version kept as written that the model now holds — audiograms (before v36) and vision
+    /// prescriptions (before v37) — read again, one by one, as the samples they are, and no longer kept: otherwise an
+    /// import of the same export, whose elements now come in as samples, would leave each twice in the next export. One
+    /// that still cannot be read stays kept, and goes back out as written.
+    func convertKeptElements() throws {
+        let kept = try sampleStore.exportElements(named: ["Audiogram", "VisionPrescription"])
+        guard !kept.isEmpty else { return }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-kept-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("export.xml")
+        for (id, element) in kept {
+            try Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData>\n \(element.xml)\n</HealthData>\n".utf8).write(to: file)
+            let read = try importExport(try ExportLocation(file), progress: nil)
+            if read.addedTotal + read.alreadyStored == 1, read.problems.isEmpty { try sampleStore.forgetExportElement(id) }
+        }
+    }
+
+    private func importExport(_ location: ExportLocation, progress: (@Sendable (_ bytes: Int, _ total: Int, _ samples: Int) -> Void)?) throws
+        -> ExportImport
+    {
         let total = location.xmlSize
         var result = ExportImport()
         // Batches are stored on a second thread while the next ones are read; the writer alone touches `stored`
@@ -65,7 +90,8 @@ extension HealthPerson {
         defer { if bulk { try? store.endBulkLoad() } }
         let pipeline = ImportPipeline<ExportImportReader.Batch> { batch in
             let counts = try store.importBatch(rows: batch.rows, objects: batch.objects, routes: batch.routes,
-                                               elements: batch.elements, created: batch.created, legacy: batch.legacy, session: session)
+                                               elements: batch.elements, created: batch.created, legacy: batch.legacy,
+                                               extras: batch.extras, session: session)
             for (type, count) in counts.added { stored.added[type, default: 0] += count }
             stored.existing += counts.existing
             stored.copies += counts.copies
