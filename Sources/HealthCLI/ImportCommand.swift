@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import HealthServer
 import OpenHealthKit
 
 /// `health import`: bring an Apple Health export into the store.
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import an Apple Health export: export.zip, its unpacked folder, or export.xml; then show what the store holds.",
@@ -21,7 +22,7 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    func run() throws {
+    func run() async throws {
         let person = try store.person()
         let export: URL
         if let path {
@@ -73,6 +74,15 @@ struct ImportCommand: ParsableCommand {
                 let first = result.problems.first { $0.reason == reason }.map { " (first at line \($0.line))" } ?? ""
                 print("  \(count) × \(TerminalText(reason))\(first)")  // the reason quotes the file: escaped
             }
+        }
+        if result.addedTotal > 0 {
+            // The Health app's charts read kept days: computed now, once, rather than at the first view of a year.
+            let warming = Date()
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = try reporting { try person.timeZone() }
+            calendar.firstWeekday = 2
+            await ChartDays(person: person, database: person.database).warmUp(calendar: { calendar }, logger: nil)
+            print(String(format: "The charts' days of the last year of each type kept for the Health app, in %.1f s.", Date().timeIntervalSince(warming)))
         }
         print("\nThe store now holds (health summary):")
         try SummaryCommand.show(person)

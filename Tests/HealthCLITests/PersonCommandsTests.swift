@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 /// The person's commands and the terminal authorization sheet, on a real store in a temporary folder.
@@ -28,6 +29,24 @@ struct PersonCommandsTests {
         #expect(first.stdout.contains("The store now holds (health summary):"))
         #expect(first.stdout.contains("7743      Step Count                         2026-10-21 – 2026-11-03  Alex’s Apple Watch, Alex’s iPhone"))
         #expect(try await health("import").stdout.contains("0 samples added, 9051 already in the store"))
+    }
+
+    /// An import keeps the charts' days ahead, as the daemon does after a web upload: the Health app's first view of a
+    /// year reads them instead of computing them.
+    @Test func importKeepsTheChartsDaysAhead() async throws {
+        let store = folder.appendingPathComponent("charts")
+        let run = try await health("import", "--store", store.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("The charts' days of the last year of each type kept for the Health app, in "), "\(run.stdout)")
+        let database = try DatabaseQueue(path: store.appendingPathComponent("health.sqlite").path)
+        let steps = try await database.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM dailyStatistics JOIN sampleType ON code = typeCode WHERE identifier = 'HKQuantityTypeIdentifierStepCount' AND day >= 0
+                """) ?? 0
+        }
+        #expect(steps >= 14, "the sample's two weeks of steps, a day each: \(steps)")
+        // Nothing new, nothing to keep.
+        #expect(try await health("import", "--store", store.path).stdout.contains("kept for the Health app") == false)
     }
 
     @Test func withoutStoreEveryCommandUsesThePerUserDataFolderWhereverItRuns() async throws {

@@ -12,7 +12,10 @@ private let day0 = Date(timeIntervalSinceReferenceDate: 815_443_200)  // 2026-11
 /// that app may know. It runs on both backends: the apps' stores opened in this process, and apps reaching
 /// `health serve` with their tokens while the person changes the same store. Workouts and their effort scores are in it
 /// too: an app relates a score only to a workout it may see, and finds a workout's scores only as it may see both; and states
-/// of mind, found by label and by valence only as the app may read them. The suite runs a seeded slice;
+/// of mind, found by label and by valence only as the app may read them; and vision prescriptions, read object by object:
+/// apps save them and ask for others' with `requestPerObjectReadAuthorization` (the person lets two apps read what is
+/// listed and the third read none of it, and withdraws grants now and then), and each app's prescriptions — by sample
+/// query, by source, and when it tries to delete another's — are its own and exactly those granted. The suite runs a seeded slice;
 /// `OPENHEALTHKIT_PRIVACY_CASES=10000` runs the long one (see FUZZING.md).
 @Suite("Privacy (randomized property)")
 struct PrivacyPropertyTests {
@@ -24,6 +27,9 @@ struct PrivacyPropertyTests {
     static let effort = HKQuantityType(.workoutEffortScore)
     static let mood = HKObjectType.stateOfMindType()
     static let moodLabels: [HKStateOfMind.Label] = [.happy, .sad, .calm]
+    static let prescription = HKObjectType.visionPrescriptionType()
+    /// The app whose person lets it read none of the prescriptions on its sheets (the others are let read all listed).
+    static let refusedObjects = "com.example.c"
     static let slots = 40
     static let slotLength: TimeInterval = 1800
 
@@ -89,6 +95,9 @@ private struct Model {
     var efforts: [UUID: (app: String, workout: UUID, value: Double)] = [:]
     /// States of mind, with their owner, label and valence.
     var moods: [UUID: (app: String, label: HKStateOfMind.Label, valence: Double)] = [:]
+    /// Vision prescriptions, with their owner; the ones each app was let read (by UUID, deleted ones included).
+    var prescriptions: [UUID: (app: String, object: HKVisionPrescription)] = [:]
+    var objectGrants: [String: Set<UUID>] = [:]
     var share: [String: Set<String>] = [:]
     var read: [String: Set<String>] = [:]
     var guest = false
@@ -128,10 +137,11 @@ private struct World {
         let types = Set(all.map(\.identifier))
         for app in PrivacyPropertyTests.apps {
             let manifest = AppManifest(bundleIdentifier: app, name: app, shareUsageDescription: "Reads.", updateUsageDescription: "Writes.")
-            let store = try await session.app(manifest, answering: .allowAll)
-            try await store.requestAuthorization(toShare: all, read: all)
+            let store = try await session.app(manifest, answering: app == PrivacyPropertyTests.refusedObjects
+                                              ? .init(default: .allow, readObjects: .deny) : .allowAll)
+            try await store.requestAuthorization(toShare: all.union([PrivacyPropertyTests.prescription]), read: all)
             stores[app] = store
-            model.share[app] = types
+            model.share[app] = types.union([PrivacyPropertyTests.prescription.identifier])
             model.read[app] = types
         }
     }
@@ -192,6 +202,9 @@ private struct World {
             case 65..<68: try await impersonate()
             case 68..<76: try await rateWorkout()
             case 76..<82: try await logMood()
+            case 82..<86: try await prescribe()
+            case 86..<91: try await askForPrescriptions()
+            case 91..<93: try withdrawPrescription()
             default: break
             }
             try await queryEverything(by: pick(PrivacyPropertyTests.apps))
@@ -394,6 +407,76 @@ private struct World {
         if result == nil { model.moods[state.uuid] = (app, label, valence) }
     }
 
+    /// An app saves a glasses prescription (with share permission, outside guest mode), or deletes one: its own, or
+    /// another app's — which answers as absent when the app may not read it, and is refused when it may.
+    mutating func prescribe() async throws {
+        let app = pick(PrivacyPropertyTests.apps), store = stores[app]!
+        let id = PrivacyPropertyTests.prescription.identifier
+        if !model.prescriptions.isEmpty, chance(0.35) {
+            let (uuid, target) = pick(model.prescriptions.sorted { $0.key.uuidString < $1.key.uuidString })
+            let answer = await outcome { try await store.delete(target.object) }
+            let never = HKGlassesPrescription(rightEyeSpecification: lens(), leftEyeSpecification: nil, dateIssued: day0, expirationDate: nil,
+                                              device: nil, metadata: nil)
+            let absent = await outcome { try await store.delete(never) }
+            if target.app == app {
+                let allowed = !model.guest && model.mayShare(app, id)
+                check((answer == nil) == allowed, "\(app) deleting its own prescription: \(answer ?? "deleted")")
+                if answer == nil { model.prescriptions[uuid] = nil }
+            } else if model.objectGrants[app, default: []].contains(uuid) {
+                check(answer != nil && answer != absent, "\(app) deleting a prescription it may read: \(answer ?? "deleted") vs absent \(absent ?? "")")
+            } else {
+                check(answer == absent, "\(app) deleting a hidden prescription: \(answer ?? "deleted") vs absent: \(absent ?? "deleted")")
+            }
+            return
+        }
+        let issued = date(Int.random(in: 0..<PrivacyPropertyTests.slots, using: &random))
+        let glasses = HKGlassesPrescription(rightEyeSpecification: lens(), leftEyeSpecification: chance(0.5) ? lens() : nil, dateIssued: issued,
+                                            expirationDate: chance(0.5) ? issued.addingTimeInterval(86_400 * 365) : nil, device: nil, metadata: nil)
+        let result = await outcome { try await store.save(glasses) }
+        let allowed = !model.guest && model.mayShare(app, id)
+        check((result == nil) == allowed, "\(app) saves a prescription (guest \(model.guest), share \(model.mayShare(app, id))): \(result ?? "saved")")
+        if result == nil { model.prescriptions[glasses.uuid] = (app, glasses) }
+    }
+
+    mutating func lens() -> HKGlassesLensSpecification {
+        HKGlassesLensSpecification(sphere: HKQuantity(unit: .diopter(), doubleValue: Double(Int.random(in: -24...8, using: &random)) / 4),
+                                   cylinder: nil, axis: nil, addPower: nil, vertexDistance: nil, prism: nil, farPupillaryDistance: nil,
+                                   nearPupillaryDistance: nil)
+    }
+
+    /// An app asks to read prescriptions — all, or some by UUID (known, deleted or never saved) — and the person answers
+    /// its sheet: the objects listed (others' matching ones) become readable, or, for the refused app, unreadable.
+    mutating func askForPrescriptions() async throws {
+        let app = pick(PrivacyPropertyTests.apps)
+        var asked: Set<UUID>?
+        if chance(0.6) {
+            let known = model.prescriptions.keys.sorted { $0.uuidString < $1.uuidString }
+            asked = Set(known.filter { _ in chance(0.5) } + (chance(0.3) ? [randomUUID()] : []))
+        }
+        let result = await outcome {
+            try await stores[app]!.requestPerObjectReadAuthorization(for: PrivacyPropertyTests.prescription,
+                                                                     predicate: asked.map { HKQuery.predicateForObjects(with: $0) })
+        }
+        check(result == nil, "\(app) asking for prescriptions: \(result ?? "")")
+        guard result == nil, !model.guest else { return }
+        let listed = model.prescriptions.filter { $0.value.app != app && (asked?.contains($0.key) ?? true) }.keys
+        if app == PrivacyPropertyTests.refusedObjects {
+            model.objectGrants[app, default: []].subtract(listed)
+        } else {
+            model.objectGrants[app, default: []].formUnion(listed)
+        }
+    }
+
+    /// The person stops letting an app read one prescription it was given.
+    mutating func withdrawPrescription() throws {
+        let app = pick(PrivacyPropertyTests.apps)
+        let granted = model.objectGrants[app, default: []].sorted { $0.uuidString < $1.uuidString }
+        guard !granted.isEmpty else { return }
+        let uuid = pick(granted)
+        try person.withdrawObjectReadGrant(app: app, uuid: uuid)
+        model.objectGrants[app]?.remove(uuid)
+    }
+
     mutating func queryEverything(by app: String) async throws {
         let store = stores[app]!
         let from = Int.random(in: 0..<PrivacyPropertyTests.slots, using: &random)
@@ -478,6 +561,16 @@ private struct World {
             predicates: [.stateOfMind(HKQuery.predicateForStatesOfMind(withValence: 0, operatorType: .lessThan))], sortDescriptors: []).result(for: store)
         check(Set(unpleasant.map(\.uuid)) == Set(visibleMoods.filter { $0.value.valence < 0 }.keys),
               "\(app) sees \(unpleasant.count) unpleasant moods, model \(visibleMoods.filter { $0.value.valence < 0 }.count)")
+
+        // Vision prescriptions: its own and exactly those granted, from sample and source queries.
+        let granted = model.objectGrants[app, default: []]
+        let expectedPrescriptions = model.prescriptions.filter { $0.value.app == app || granted.contains($0.key) }
+        let prescriptions = try await HKSampleQueryDescriptor(predicates: [.visionPrescription()], sortDescriptors: []).result(for: store)
+        check(Set(prescriptions.map(\.uuid)) == Set(expectedPrescriptions.keys),
+              "\(app) sees \(prescriptions.count) prescriptions, model \(expectedPrescriptions.count) (granted \(granted.count))")
+        let prescribers = try await HKSourceQueryDescriptor(predicate: .visionPrescription()).result(for: store)
+        check(Set(prescribers.map(\.bundleIdentifier)) == Set(expectedPrescriptions.values.map(\.app)),
+              "\(app) sees prescriptions from \(prescribers.map(\.bundleIdentifier))")
 
         // Each workout's effort scores: only when the app may see the workout, and of those only the ones it may see.
         let workoutID = PrivacyPropertyTests.workout.identifier, effortID = PrivacyPropertyTests.effort.identifier

@@ -97,6 +97,42 @@ struct StartLockedTests {
         }
     }
 
+    /// The charts' days are computed ahead once the first unlock opens the store, as a daemon started unlocked computes
+    /// them when it starts: nobody meets a cold year's chart after it.
+    @Test func theFirstUnlockKeepsTheChartsDaysAhead() async throws {
+        let folder = try Self.encryptedStoreFolder()
+        let store = folder.appendingPathComponent("store")
+        defer { StoreEncryption.forget(store) }
+        // Steps in the store, saved while it was unlocked in this process.
+        try StoreEncryption.unlock(store, with: .passphrase(Self.passphrase))
+        try SampleStore(database: try HealthDatabase(directory: store)).importSamples((0..<48).map { hour in
+            let start = Date(timeIntervalSinceReferenceDate: 815_443_200 + Double(hour) * 3600)
+            return HKQuantitySample(type: Self.steps, quantity: HKQuantity(unit: .count(), doubleValue: 100), start: start, end: start.addingTimeInterval(600),
+                                    device: nil, metadata: nil)
+        })
+        StoreEncryption.forget(store)
+        let daemon = try await DaemonHarness.start(tcp: true, folder: folder, startLocked: true)
+        try await Self.serving(daemon) { () async throws in
+            try await Task.sleep(for: .seconds(1))
+            #expect(try Self.keptDays(store) == nil, "nothing can be read before the first unlock")
+            #expect(try await daemon.raw(.POST, "/person/unlock", body: LockedStoreTests.proof()).status == 200)
+            var kept = 0
+            for _ in 0..<240 where kept == 0 {   // up to a minute: CI runs every suite at once
+                try await Task.sleep(for: .milliseconds(250))
+                kept = try Self.keptDays(store) ?? 0
+            }
+            #expect(kept >= 2, "the two days of steps are kept ahead")
+        }
+    }
+
+    /// The days of merged statistics the store keeps for the charts, or nil while the store cannot be read.
+    static func keptDays(_ store: URL) throws -> Int? {
+        guard StoreEncryption.isUnlocked(store) else { return nil }
+        return try HealthDatabase(directory: store).read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM dailyStatistics WHERE day >= 0") ?? 0
+        }
+    }
+
     @Test func healthServeLockedStartsWithoutAPassphraseAndSaysHowToUnlock() async throws {
         let folder = try Self.encryptedStoreFolder()
         let store = folder.appendingPathComponent("store"), socket = folder.appendingPathComponent("d.sock").path

@@ -168,9 +168,15 @@ public struct HealthDaemon: Sendable {
             let web = personal ? webApp(secure: secure) : nil
             let dispatch = PathDispatch(api: router.buildResponder(), person: personal ? personRouter.buildResponder() : nil,
                                         web: web?.router().buildResponder())
-            if let web, !database.isLocked {
-                // The charts' days of what the store holds, computed in the background once (kept, they are only read).
-                warmUp = Task.detached(priority: .background) { await web.warmUpCharts() }
+            if let web {
+                // The charts' days of what the store holds, computed in the background once (kept, they are only read). A
+                // daemon started locked has nothing to read yet: it computes them once the person's first unlock (the web
+                // sign-in, or `health unlock`) has opened the store.
+                warmUp = Task.detached(priority: .background) { [database] in
+                    while database.isLocked, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(250)) }
+                    guard !Task.isCancelled else { return }
+                    await web.warmUpCharts()
+                }
             }
             services.append(Application(
                 responder: dispatch, server: server, configuration: .init(address: .hostname(configuration.tcpHost, port: port), serverName: "healthd"),

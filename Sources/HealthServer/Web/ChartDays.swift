@@ -1,16 +1,21 @@
-import Foundation
+package import Foundation
 import HealthModel
-import HealthStore
-import Logging
-import OpenHealthKit
+package import HealthStore
+package import Logging
+package import OpenHealthKit
 
 /// The days of a chart from the store's kept daily statistics (``DailyStatistics``): the days kept are read, the
 /// missing ones computed by the statistics engine (merged, in the person's time zone, a day each) and kept for the next
 /// time. A month's chart shows the days as they are; a year's combines them by month: the totals added, the lowest
 /// minimum and the highest maximum, and the average of the days' averages.
-struct ChartDays {
+package struct ChartDays {
     let person: HealthPerson
     let database: HealthDatabase
+
+    package init(person: HealthPerson, database: HealthDatabase) {
+        self.person = person
+        self.database = database
+    }
 
     /// Each day of `interval` (days starting at midnight in `calendar`'s time zone), in the type's canonical unit.
     func days(of type: HKQuantityType, in interval: DateInterval, calendar: Calendar) async throws -> [DailyStatistics.Day] {
@@ -84,9 +89,10 @@ struct ChartDays {
 
 extension ChartDays {
     /// Computes and keeps the days of the last year of every quantity type with data (ending at its last sample), so
-    /// nobody meets a cold year's chart: run in the background when the daemon starts and after an import. Days kept
-    /// already are only read; a store that cannot be read now (locked) is left for later.
-    func warmUp(calendar: () throws -> Calendar, logger: Logger?) async {
+    /// nobody meets a cold year's chart: run in the background when the daemon starts (or first unlocks) and after an
+    /// import, the web app's or `health import`'s. Days kept already are only read; a store that cannot be read now
+    /// (locked) is left for later.
+    package func warmUp(calendar: () throws -> Calendar, logger: Logger?) async {
         do {
             let calendar = try calendar()
             for span in try person.typeSpans() {

@@ -13,7 +13,7 @@ package import HealthStore
 /// try person.setSourcePriority(["com.example.watch", "com.example.phone"], for: HKQuantityType(.stepCount))
 /// ```
 public final class HealthPerson: Sendable {
-    let database: HealthDatabase
+    package let database: HealthDatabase
 
     /// Opens (creating if needed) the store in `storeDirectory`; fails with `errorDatabaseInaccessible`.
     public init(storeDirectory: URL) throws {
