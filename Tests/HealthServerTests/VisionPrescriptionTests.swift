@@ -125,6 +125,30 @@ struct VisionPrescriptionTests {
         }
     }
 
+    /// An observer hears only of the prescriptions the app may read: the optician's new one is silent until the person
+    /// gives it, and a change to a given one is heard.
+    @Test(.timeLimit(.minutes(3)), arguments: Backend.allCases)
+    func anObserverHearsOnlyOfPrescriptionsTheAppMayRead(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let given = glasses()
+            let opticianStore = try await optician(session, saving: [given])
+            let reader = try await session.app(.other, answering: .allowAll)
+            try await reader.requestPerObjectReadAuthorization(for: prescriptionType, predicate: HKQuery.predicateForObjects(with: [given.uuid]))
+            let log = ObserverLog()
+            let query = HKObserverQuery(sampleType: prescriptionType, predicate: nil, updateHandler: log.handler)
+            reader.execute(query)
+            var calls = log.stream.makeAsyncIterator()
+            #expect(await calls.next() == 1, "fires once when it starts")
+            log.complete()
+            try await opticianStore.save(glasses(issuedDaysLater: 10))   // not given: silent
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(log.calls == 1, "a prescription the app may not read is not heard of")
+            try await opticianStore.delete(given)                          // given: heard
+            #expect(await calls.next() == 2)
+            reader.stop(query)
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func aClosedSheetChangesNothingAndIsCancelled(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
