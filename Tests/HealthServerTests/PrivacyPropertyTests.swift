@@ -13,9 +13,9 @@ private let day0 = Date(timeIntervalSinceReferenceDate: 815_443_200)  // 2026-11
 /// `health serve` with their tokens while the person changes the same store. Workouts and their effort scores are in it
 /// too: an app relates a score only to a workout it may see, and finds a workout's scores only as it may see both; and states
 /// of mind, found by label and by valence only as the app may read them; and vision prescriptions, read object by object:
-/// apps save them and ask for others' with `requestPerObjectReadAuthorization` (the person lets two apps read what is
-/// listed and the third read none of it, and withdraws grants now and then), and each app's prescriptions — by sample
-/// query, by source, and when it tries to delete another's — are its own and exactly those granted. The suite runs a seeded slice;
+/// apps save them and ask with `requestPerObjectReadAuthorization` (the person lets two apps read what is listed and the
+/// third read none of it, its own included, and turns single ones off now and then), and each app's prescriptions — by
+/// sample query, by source, and when it tries to delete another's — are exactly those allowed (by default, its own). The suite runs a seeded slice;
 /// `OPENHEALTHKIT_PRIVACY_CASES=10000` runs the long one (see FUZZING.md).
 @Suite("Privacy (randomized property)")
 struct PrivacyPropertyTests {
@@ -95,9 +95,14 @@ private struct Model {
     var efforts: [UUID: (app: String, workout: UUID, value: Double)] = [:]
     /// States of mind, with their owner, label and valence.
     var moods: [UUID: (app: String, label: HKStateOfMind.Label, valence: Double)] = [:]
-    /// Vision prescriptions, with their owner; the ones each app was let read (by UUID, deleted ones included).
+    /// Vision prescriptions, with their owner; the person's choices of what each app may read (by UUID, deleted ones
+    /// included): without one, an app reads what it saved.
     var prescriptions: [UUID: (app: String, object: HKVisionPrescription)] = [:]
-    var objectGrants: [String: Set<UUID>] = [:]
+    var objectChoices: [String: [UUID: Bool]] = [:]
+
+    func mayReadPrescription(_ app: String, _ uuid: UUID) -> Bool {
+        objectChoices[app]?[uuid] ?? (prescriptions[uuid]?.app == app)
+    }
     var share: [String: Set<String>] = [:]
     var read: [String: Set<String>] = [:]
     var guest = false
@@ -422,7 +427,7 @@ private struct World {
                 let allowed = !model.guest && model.mayShare(app, id)
                 check((answer == nil) == allowed, "\(app) deleting its own prescription: \(answer ?? "deleted")")
                 if answer == nil { model.prescriptions[uuid] = nil }
-            } else if model.objectGrants[app, default: []].contains(uuid) {
+            } else if model.mayReadPrescription(app, uuid) {
                 check(answer != nil && answer != absent, "\(app) deleting a prescription it may read: \(answer ?? "deleted") vs absent \(absent ?? "")")
             } else {
                 check(answer == absent, "\(app) deleting a hidden prescription: \(answer ?? "deleted") vs absent: \(absent ?? "deleted")")
@@ -459,22 +464,21 @@ private struct World {
         }
         check(result == nil, "\(app) asking for prescriptions: \(result ?? "")")
         guard result == nil, !model.guest else { return }
-        let listed = model.prescriptions.filter { $0.value.app != app && (asked?.contains($0.key) ?? true) }.keys
-        if app == PrivacyPropertyTests.refusedObjects {
-            model.objectGrants[app, default: []].subtract(listed)
-        } else {
-            model.objectGrants[app, default: []].formUnion(listed)
+        // Every matching prescription is listed, the app's own too.
+        for uuid in model.prescriptions.keys where asked?.contains(uuid) ?? true {
+            model.objectChoices[app, default: [:]][uuid] = app != PrivacyPropertyTests.refusedObjects
         }
     }
 
-    /// The person stops letting an app read one prescription it was given.
+    /// The person stops letting an app read one prescription it may read (given to it, or its own).
     mutating func withdrawPrescription() throws {
         let app = pick(PrivacyPropertyTests.apps)
-        let granted = model.objectGrants[app, default: []].sorted { $0.uuidString < $1.uuidString }
-        guard !granted.isEmpty else { return }
-        let uuid = pick(granted)
-        try person.withdrawObjectReadGrant(app: app, uuid: uuid)
-        model.objectGrants[app]?.remove(uuid)
+        let readable = model.prescriptions.keys.filter { model.mayReadPrescription(app, $0) }.sorted { $0.uuidString < $1.uuidString }
+        guard !readable.isEmpty else { return }
+        let uuid = pick(readable)
+        let withdrawn = try person.withdrawObjectReadGrant(app: app, uuid: uuid)
+        check(withdrawn, "the person could not turn off \(app)'s reading of a prescription it may read")
+        model.objectChoices[app, default: [:]][uuid] = false
     }
 
     mutating func queryEverything(by app: String) async throws {
@@ -563,11 +567,10 @@ private struct World {
               "\(app) sees \(unpleasant.count) unpleasant moods, model \(visibleMoods.filter { $0.value.valence < 0 }.count)")
 
         // Vision prescriptions: its own and exactly those granted, from sample and source queries.
-        let granted = model.objectGrants[app, default: []]
-        let expectedPrescriptions = model.prescriptions.filter { $0.value.app == app || granted.contains($0.key) }
+        let expectedPrescriptions = model.prescriptions.filter { model.mayReadPrescription(app, $0.key) }
         let prescriptions = try await HKSampleQueryDescriptor(predicates: [.visionPrescription()], sortDescriptors: []).result(for: store)
         check(Set(prescriptions.map(\.uuid)) == Set(expectedPrescriptions.keys),
-              "\(app) sees \(prescriptions.count) prescriptions, model \(expectedPrescriptions.count) (granted \(granted.count))")
+              "\(app) sees \(prescriptions.count) prescriptions, model \(expectedPrescriptions.count)")
         let prescribers = try await HKSourceQueryDescriptor(predicate: .visionPrescription()).result(for: store)
         check(Set(prescribers.map(\.bundleIdentifier)) == Set(expectedPrescriptions.values.map(\.app)),
               "\(app) sees prescriptions from \(prescribers.map(\.bundleIdentifier))")

@@ -101,7 +101,7 @@ struct VisionPrescriptionTests {
     }
 
     @Test(arguments: Backend.allCases)
-    func theSheetListsOthersObjectsWithTheirSwitchesAndAnAnswerReplacesThem(_ backend: Backend) async throws {
+    func theSheetListsEachObjectWithItsSwitchAndAnAnswerReplacesThem(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
             let theirs = glasses()
             _ = try await optician(session, saving: [theirs])
@@ -109,19 +109,41 @@ struct VisionPrescriptionTests {
             try await reader.requestAuthorization(toShare: [prescriptionType], read: [])
             let own = contacts()
             try await reader.save(own)
+            // Before any answer it reads what it saved, as in HealthKit.
+            #expect(try await run(reader, type: prescriptionType).map(\.uuid) == [own.uuid])
             try await reader.requestPerObjectReadAuthorization(for: prescriptionType, predicate: nil)
             let sheet = try #require(session.presenter(for: AppManifest.other.bundleIdentifier)?.presentedObjectSheets.last)
-            // Its own prescription is not on the sheet: it always reads it.
-            #expect(sheet.objects.map(\.object.uuid) == [theirs.uuid] && sheet.objects.map(\.allowed) == [false])
+            // Its own prescription is on the sheet too, switched on: the person may turn it off.
+            #expect(sheet.objects.map(\.object.uuid) == [theirs.uuid, own.uuid] && sheet.objects.map(\.allowed) == [false, true])
             #expect(sheet.objects.first?.summary.hasPrefix("Glasses prescription, issued") == true, "\(sheet.objects.first?.summary ?? "")")
             #expect(Set(try await run(reader, type: prescriptionType).map(\.uuid)) == [theirs.uuid, own.uuid])
 
-            // Asked again, the switch starts on; the person now says no: the grant is withdrawn.
+            // Asked again, both switches start on; the person now turns them off: it reads neither, its own included.
             let denying = try await session.app(.other, answering: .init(default: .allow, readObjects: .deny))
             try await denying.requestPerObjectReadAuthorization(for: prescriptionType, predicate: nil)
             let second = try #require(session.presenter(for: AppManifest.other.bundleIdentifier)?.presentedObjectSheets.last)
-            #expect(second.objects.map(\.allowed) == [true])
-            #expect(try await run(denying, type: prescriptionType).map(\.uuid) == [own.uuid])
+            #expect(second.objects.map(\.allowed) == [true, true])
+            #expect(try await run(denying, type: prescriptionType).isEmpty)
+        }
+    }
+
+    /// The person stops an app reading a prescription under Sources: one it was given, or one it saved.
+    @Test func thePersonTurnsOffAnObjectUnderSourcesWhoeverSavedIt() async throws {
+        try await AppSession.with(.embedded) { session in
+            let theirs = glasses()
+            _ = try await optician(session, saving: [theirs])
+            let reader = try await session.app(.other, answering: .allowAll)
+            try await reader.requestAuthorization(toShare: [prescriptionType], read: [])
+            let own = contacts()
+            try await reader.save(own)
+            try await reader.requestPerObjectReadAuthorization(for: prescriptionType, predicate: nil)
+            let person = try session.person()
+            #expect(try person.objectReadGrants(app: AppManifest.other.bundleIdentifier).map(\.uuid) == [theirs.uuid, own.uuid])
+            #expect(try person.withdrawObjectReadGrant(app: AppManifest.other.bundleIdentifier, uuid: own.uuid))
+            #expect(try await run(reader, type: prescriptionType).map(\.uuid) == [theirs.uuid])
+            #expect(try person.withdrawObjectReadGrant(app: AppManifest.other.bundleIdentifier, uuid: theirs.uuid))
+            #expect(try await run(reader, type: prescriptionType).isEmpty)
+            #expect(try person.withdrawObjectReadGrant(app: AppManifest.other.bundleIdentifier, uuid: theirs.uuid) == false, "already off")
         }
     }
 

@@ -77,7 +77,7 @@ struct WebAppObjectSheetTests {
             }
             let request = try #require(waiting.first)
             let sheet = try await web.browser.get("/objects/\(request.id)")
-            #expect(sheet.body.contains("You have none it could be given."))
+            #expect(sheet.body.contains("You have none."))
             _ = try await web.browser.post("/objects/\(request.id)", [("action", "cancel")])
             guard case .conflict = try await call.value else {
                 Issue.record("a closed sheet did not fail the call")

@@ -1,9 +1,9 @@
 public import Foundation
 
 /// What the person is asked when an app calls `requestPerObjectReadAuthorization(for:predicate:)`: which objects of a
-/// type read object by object (vision prescriptions) the app may read. It lists every matching object the app did not
-/// save (an app always reads its own), each with whether the app may read it now; the answer replaces those choices.
-/// The sheet is shown even when nothing matches, so the app cannot learn whether the person has such objects.
+/// type read object by object (vision prescriptions) the app may read. It lists every matching object, each with
+/// whether the app may read it now (by default, those it saved); the answer replaces those choices. The sheet is shown
+/// even when nothing matches, so the app cannot learn whether the person has such objects.
 public struct ObjectAuthorizationSheet: Sendable {
     /// The app asking.
     public let app: AppManifest

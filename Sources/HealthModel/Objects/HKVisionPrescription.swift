@@ -6,7 +6,8 @@ public import Foundation
 ///
 /// Apps save prescriptions with share permission for `HKObjectType.visionPrescriptionType()`, but reading them is
 /// authorized object by object: `requestPerObjectReadAuthorization(for:predicate:)` puts the prescriptions before the
-/// person, who chooses which ones the app may read. An app always reads the prescriptions it saved itself.
+/// person, who chooses which ones the app may read. By default an app reads the prescriptions it saved itself; the
+/// person may turn those off too.
 ///
 /// `NSSecureCoding`, as HealthKit's.
 public class HKVisionPrescription: HKSample, @unchecked Sendable {

@@ -5,13 +5,14 @@ package import HealthModel
 /// Per-object read authorization (vision prescriptions): reading such a type is never granted whole. The app asks with
 /// `requestPerObjectReadAuthorization(for:predicate:)`, the person chooses object by object on an
 /// ``ObjectAuthorizationSheet``, and the choices are kept in `objectReadGrant` — the one place ``ReadVisibility`` looks
-/// for these types, so every read path (queries, anchors, observers, sources, deletes) sees exactly the objects given
-/// and the app's own.
+/// for these types, so every read path (queries, anchors, observers, sources, deletes) sees exactly the objects allowed.
+/// As in HealthKit, an app reads what it saved by default, and the person may turn those off too.
 extension AuthorizationService {
     /// Runs an app's per-object request: `candidates` are the objects of `type` that match the app's predicate, as the
-    /// person sees them. Those the app did not save go on the sheet (even none: an app must not learn whether the person
-    /// has any), each with its current grant; the answer replaces the grants of the objects listed. A closed sheet
-    /// changes nothing and fails with `errorUserCanceled`. In guest mode nothing is asked and nothing changes.
+    /// person sees them. They go on the sheet (even none: an app must not learn whether the person has any), each with
+    /// whether the app may read it now — by the person's last choice, else whether the app saved it; the answer replaces
+    /// the choices for the objects listed. A closed sheet changes nothing and fails with `errorUserCanceled`. In guest
+    /// mode nothing is asked and nothing changes.
     package func requestPerObjectReadAuthorization(
         app manifest: AppManifest, type: HKObjectType, candidates: [HKSample], presenter: any HKAuthorizationPresenter
     ) async throws {
@@ -23,15 +24,15 @@ extension AuthorizationService {
         try register(manifest)
         if try isGuestMode() { return }
         let app = manifest.bundleIdentifier
-        let others = candidates.filter { $0.sourceRevision.source.bundleIdentifier != app }
-        let granted = try objectReadGrants(app: app, type: type.identifier)
-        let sheet = ObjectAuthorizationSheet(app: manifest, typeIdentifier: type.identifier,
-                                             objects: others.map { .init(object: $0, allowed: granted.contains($0.uuid)) })
+        let choices = try objectReadChoices(app: app, type: type.identifier)
+        let sheet = ObjectAuthorizationSheet(app: manifest, typeIdentifier: type.identifier, objects: candidates.map { object in
+            .init(object: object, allowed: choices[object.uuid] ?? (object.sourceRevision.source.bundleIdentifier == app))
+        })
         switch await presenter.present(sheet) {
         case .dismissed:
             throw HKError(.errorUserCanceled, "the person closed the sheet without choosing which objects the app may read")
         case .allow(let chosen):
-            try recordObjectReadGrants(app: app, type: type.identifier, listed: Set(others.map(\.uuid)), allowed: chosen)
+            try recordObjectReadGrants(app: app, type: type.identifier, listed: Set(candidates.map(\.uuid)), allowed: chosen)
         }
     }
 
@@ -45,39 +46,52 @@ extension AuthorizationService {
 
     /// The objects of `type` (by UUID) the person let `app` read.
     package func objectReadGrants(app: String, type: String) throws -> Set<UUID> {
+        Set(try objectReadChoices(app: app, type: type).filter(\.value).keys)
+    }
+
+    /// The person's choices on `app`'s reading of objects of `type`, by UUID: allowed or not.
+    package func objectReadChoices(app: String, type: String) throws -> [UUID: Bool] {
         try database.read { db in
-            Set(try String.fetchAll(db, sql: "SELECT uuid FROM objectReadGrant WHERE app = ? AND typeCode = ?",
-                                    arguments: [app, SampleTypeCode.code(type)]).compactMap(UUID.init(uuidString:)))
+            var choices: [UUID: Bool] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT uuid, allowed FROM objectReadGrant WHERE app = ? AND typeCode = ?",
+                                        arguments: [app, SampleTypeCode.code(type)]) {
+                if let uuid = UUID(uuidString: row["uuid"]) { choices[uuid] = row["allowed"] }
+            }
+            return choices
         }
     }
 
-    /// Grants `app` the objects of `listed` that are in `allowed`, and withdraws the others of `listed`. Objects not
-    /// listed are not touched, whatever `allowed` says: a presenter cannot grant what the person was not shown.
+    /// Lets `app` read the objects of `listed` that are in `allowed`, and not the others of `listed`. Objects not listed
+    /// are not touched, whatever `allowed` says: a presenter cannot grant what the person was not shown.
     package func recordObjectReadGrants(app: String, type: String, listed: Set<UUID>, allowed: Set<UUID>) throws {
         let now = Date().timeIntervalSince1970
         let code = SampleTypeCode.code(type)
         try database.write { db in
-            let grant = try db.cachedStatement(sql: """
-                INSERT INTO objectReadGrant (app, uuid, typeCode, grantedAt) VALUES (?, ?, ?, ?)
-                ON CONFLICT (app, uuid) DO NOTHING
+            let choose = try db.cachedStatement(sql: """
+                INSERT INTO objectReadGrant (app, uuid, typeCode, grantedAt, allowed) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (app, uuid) DO UPDATE SET allowed = excluded.allowed, grantedAt = excluded.grantedAt
                 """)
-            let withdraw = try db.cachedStatement(sql: "DELETE FROM objectReadGrant WHERE app = ? AND uuid = ?")
             for uuid in listed.sorted(by: { $0.uuidString < $1.uuidString }) {
-                if allowed.contains(uuid) {
-                    try grant.execute(arguments: [app, uuid.uuidString, code, now])
-                } else {
-                    try withdraw.execute(arguments: [app, uuid.uuidString])
-                }
+                try choose.execute(arguments: [app, uuid.uuidString, code, now, allowed.contains(uuid)])
             }
         }
     }
 
-    /// Withdraws `app`'s permission to read object `uuid`, as the person does under Sources; false when it had none.
+    /// Stops `app` reading object `uuid` of `type` (one it was given, or one it saved), as the person does under Sources;
+    /// false when it could not read it already.
     @discardableResult
-    package func withdrawObjectReadGrant(app: String, uuid: UUID) throws -> Bool {
+    package func withdrawObjectReadGrant(app: String, uuid: UUID, type: String = HKVisionPrescriptionTypeIdentifier) throws -> Bool {
         try database.write { db in
-            try db.execute(sql: "DELETE FROM objectReadGrant WHERE app = ? AND uuid = ?", arguments: [app, uuid.uuidString])
-            return db.changesCount > 0
+            let choice = try Bool.fetchOne(db, sql: "SELECT allowed FROM objectReadGrant WHERE app = ? AND uuid = ?", arguments: [app, uuid.uuidString])
+            let saved = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM sample JOIN source ON source.id = sample.sourceId WHERE sample.uuid = ? AND source.bundleIdentifier = ?)
+                """, arguments: [uuid.uuidString, app]) ?? false
+            guard choice ?? saved else { return false }
+            try db.execute(sql: """
+                INSERT INTO objectReadGrant (app, uuid, typeCode, grantedAt, allowed) VALUES (?, ?, ?, ?, 0)
+                ON CONFLICT (app, uuid) DO UPDATE SET allowed = 0, grantedAt = excluded.grantedAt
+                """, arguments: [app, uuid.uuidString, SampleTypeCode.code(type), Date().timeIntervalSince1970])
+            return true
         }
     }
 }

@@ -243,7 +243,7 @@ extension HealthDatabase {
         CREATE TABLE "visionPrescription" ("sampleId" INTEGER PRIMARY KEY REFERENCES "sample"("id") ON DELETE CASCADE, "prescriptionType" INTEGER NOT NULL, "brand" TEXT, "rightEye" TEXT, "leftEye" TEXT)
         """#,
         #"""
-        CREATE TABLE "objectReadGrant" ("app" TEXT NOT NULL, "uuid" TEXT NOT NULL, "typeCode" INTEGER NOT NULL, "grantedAt" DOUBLE NOT NULL, PRIMARY KEY ("app", "uuid")) WITHOUT ROWID
+        CREATE TABLE "objectReadGrant" ("app" TEXT NOT NULL, "uuid" TEXT NOT NULL, "typeCode" INTEGER NOT NULL, "grantedAt" DOUBLE NOT NULL, "allowed" BOOLEAN NOT NULL DEFAULT 1, PRIMARY KEY ("app", "uuid")) WITHOUT ROWID
         """#,
         #"""
         CREATE TABLE "objectAuthorizationRequest" ("id" TEXT PRIMARY KEY NOT NULL, "manifest" BLOB NOT NULL, "typeIdentifier" TEXT NOT NULL, "candidates" TEXT NOT NULL, "state" TEXT NOT NULL, "allowed" TEXT, "createdAt" DOUBLE NOT NULL, "answeredAt" DOUBLE)

@@ -1056,6 +1056,14 @@ package final class HealthDatabase: Sendable {
                 t.column("answeredAt", .double)
             }
         }
+        migrator.registerMigration("v38: per-object choices on an app's own objects") { db in
+            // As in HealthKit, an app reads the objects it saved by default, but the person may turn them off too: a row
+            // now records the person's choice either way (`allowed`), and an object without one is readable only by the
+            // app that saved it.
+            try db.alter(table: "objectReadGrant") { t in
+                t.add(column: "allowed", .boolean).notNull().defaults(to: true)
+            }
+        }
         return migrator
     }()
 }

@@ -13,7 +13,8 @@ package struct ReadVisibility: Sendable {
     /// was saved with.
     var readableMemberTypes: [String]? = nil
     /// For a type read object by object (vision prescriptions), which nobody reads whole: the reading app, whose
-    /// per-object grants (`objectReadGrant`, by UUID — so the tombstone of a granted object stays visible) add to its own.
+    /// per-object choices (`objectReadGrant`, by UUID — so the tombstone of a granted object stays visible) decide, and
+    /// without one, whether it saved the object.
     var perObjectApp: String? = nil
 
     /// The SQL condition on `sample` (aliased as given) that keeps the visible rows. For tombstones
@@ -22,8 +23,8 @@ package struct ReadVisibility: Sendable {
         let own: SQL = ownSourceId.map { "\(sql: alias).sourceId = \($0)" } ?? "0"
         if let perObjectApp {
             return """
-                (\(own) OR EXISTS (SELECT 1 FROM objectReadGrant AS objectGrant WHERE objectGrant.app = \(perObjectApp)
-                                   AND objectGrant.uuid = \(sql: alias).uuid))
+                COALESCE((SELECT objectGrant.allowed FROM objectReadGrant AS objectGrant WHERE objectGrant.app = \(perObjectApp)
+                          AND objectGrant.uuid = \(sql: alias).uuid), \(own))
                 """
         }
         if let readableMemberTypes, tombstones {

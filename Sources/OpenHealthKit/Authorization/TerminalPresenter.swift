@@ -73,7 +73,7 @@ public struct TerminalPresenter: HKAuthorizationPresenter {
         write("\(sheet.app.name) (\(sheet.app.bundleIdentifier)) asks to read your \(what)s, one by one.\n")
         if let why = sheet.app.shareUsageDescription { write("  Why it reads: \(why)\n") }
         if sheet.objects.isEmpty {
-            write("  You have none it could be given.\n")
+            write("  You have none.\n")
             return .allow([])
         }
         var allowed = Set<UUID>()

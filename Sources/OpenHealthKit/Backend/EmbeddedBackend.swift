@@ -25,7 +25,7 @@ package struct EmbeddedBackend: HealthBackend {
     package func requestPerObjectReadAuthorization(for type: HKObjectType, matching filter: SampleFilter?) async throws {
         try AuthorizationService.checkPerObject(type)
         guard let sampleType = type as? HKSampleType else { throw HKError.invalidArgument("\(type.identifier) is not a sample type") }
-        // The person sees every matching object, whoever saved it; the sheet leaves out the app's own.
+        // The person sees every matching object, whoever saved it (the app's own too: the person may turn them off).
         let candidates = try samples.samples(ofType: sampleType, matching: filter, visibleTo: AuthorizationService.personReader)
         try await samples.authorization.requestPerObjectReadAuthorization(app: app, type: type, candidates: candidates, presenter: presenter)
     }

@@ -82,7 +82,8 @@ extension HKSamplePredicate where Sample == HKAudiogramSample {
 }
 
 extension HKSamplePredicate where Sample == HKVisionPrescription {
-    /// Vision prescriptions matching `predicate`: those the person let the app read (per object) and its own.
+    /// Vision prescriptions matching `predicate` that the app may read (object by object: those the person gave it, and
+    /// those it saved unless the person turned them off).
     public static func visionPrescription(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKVisionPrescription> {
         .init(sampleType: HKObjectType.visionPrescriptionType(), predicate: predicate)
     }

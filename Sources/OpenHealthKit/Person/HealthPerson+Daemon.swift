@@ -74,11 +74,10 @@ extension HealthPerson {
         try PendingObjectReads(database: database).respond(id, response)
     }
 
-    /// The objects of `type` the person let `app` read, oldest first (those deleted since are left out).
+    /// The objects of `type` `app` may read now — those the person gave it, and those it saved unless the person turned
+    /// them off — oldest first.
     package func objectReadGrants(app: String, type: HKSampleType = HKObjectType.visionPrescriptionType()) throws -> [HKSample] {
-        let uuids = try AuthorizationService(database: database).objectReadGrants(app: app, type: type.identifier)
-        guard !uuids.isEmpty else { return [] }
-        return try SampleStore(database: database).samples(ofType: type, matching: .uuids(uuids), visibleTo: AuthorizationService.personReader)
+        try SampleStore(database: database).samples(ofType: type, visibleTo: app)
     }
 
     /// Withdraws `app`'s permission to read object `uuid`; false when it had none.

@@ -195,9 +195,10 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     }
 
     /// Asks the person which objects of `objectType` — a type read object by object, such as
-    /// `HKObjectType.visionPrescriptionType()` — the app may read: every object matching `predicate` that the app did
-    /// not save goes on a sheet (always shown, even when nothing matches), and the person's choices replace the earlier
-    /// ones for those objects. Reads of the type then return the objects given and the app's own. Fails with
+    /// `HKObjectType.visionPrescriptionType()` — the app may read: every object matching `predicate` goes on a sheet
+    /// (always shown, even when nothing matches), each switch as it is now (on for those the app saved, unless the person
+    /// turned them off), and the person's choices replace the earlier ones for those objects. Reads of the type then
+    /// return exactly the objects allowed. Fails with
     /// `errorInvalidArgument` for a type authorized whole, and `errorUserCanceled` when the person closes the sheet.
     open func requestPerObjectReadAuthorization(for objectType: HKObjectType, predicate: NSPredicate?) async throws {
         let boxed = SendableBox(predicate)

@@ -203,11 +203,11 @@ struct RequestPages {
         }
         let what = TypeNames.title(sheet.typeIdentifier).lowercased()
         return WebPage.render("“\(sheet.app.name)” asks to read your \(what)s", section: .requests, """
-            <p>Choose which ones it may read. It always reads those it saved itself; you can change this later under Sources.</p>
+            <p>Choose which ones it may read (those it saved are on unless you turned them off). You can change this later under Sources.</p>
             \(sheet.app.shareUsageDescription.map { "<p class=\"usage\">\($0)</p>" as HTML } ?? .empty)
             <form method="post" action="/objects/\(request.id)">
             \(WebPage.csrfField())
-            \(rows.isEmpty ? "<p>You have none it could be given.</p>" as HTML : "<ul class=\"switches\">\(rows)</ul>")
+            \(rows.isEmpty ? "<p>You have none.</p>" as HTML : "<ul class=\"switches\">\(rows)</ul>")
             <div class="actions"><button type="submit" name="action" value="allow">Allow</button>
             <button type="submit" name="action" value="cancel" class="secondary">Cancel</button></div>
             </form>
