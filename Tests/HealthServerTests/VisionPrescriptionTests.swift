@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
-import OpenHealthKit
+import HealthStore
+@testable import OpenHealthKit
 import Testing
 import TestSupport
 
@@ -124,6 +125,21 @@ struct VisionPrescriptionTests {
             let second = try #require(session.presenter(for: AppManifest.other.bundleIdentifier)?.presentedObjectSheets.last)
             #expect(second.objects.map(\.allowed) == [true, true])
             #expect(try await run(denying, type: prescriptionType).isEmpty)
+        }
+    }
+
+    /// An app deletes a prescription it saved even after the person turned off its reading of it, on every backend alike.
+    @Test(arguments: Backend.allCases)
+    func anAppDeletesWhatItSavedEvenWhenItMayNoLongerReadIt(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let own = glasses()
+            let store = try await optician(session, saving: [own])
+            #expect(try session.person().withdrawObjectReadGrant(app: AppManifest.optician.bundleIdentifier, uuid: own.uuid))
+            #expect(try await run(store, type: prescriptionType).isEmpty)
+            try await store.delete(own)
+            #expect(try session.person().objectReadGrants(app: AppManifest.optician.bundleIdentifier).isEmpty)
+            let all = try session.person().sampleStore.samples(ofType: prescriptionType, visibleTo: AuthorizationService.personReader)
+            #expect(all.isEmpty, "deleted")
         }
     }
 
