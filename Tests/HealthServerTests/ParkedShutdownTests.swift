@@ -28,4 +28,25 @@ struct ParkedShutdownTests {
         #expect(try daemon.person().pendingAuthorizationRequests().isEmpty)
         try? FileManager.default.removeItem(at: daemon.folder)
     }
+
+    /// An app that stops waiting for its sheet (its connection closed) closes the sheet at once: the person no longer
+    /// sees a request nobody waits for, instead of until its timeout.
+    @Test func aSheetWhoseAppStoppedWaitingClosesAtOnce() async throws {
+        try await DaemonHarness.with { daemon in
+            let client = daemon.client(token: try await daemon.connect("com.example.steps", name: "Steps"))
+            let body = Components.Schemas.AuthorizationRequest(share: [HKQuantityType(.stepCount).identifier], read: [], timeoutSeconds: 600)
+            let request = Task { try await client.requestAuthorization(body: .json(body)) }
+            #expect(try await AuthorizationRequestTests.waiting(daemon).count == 1)
+            request.cancel()
+            _ = try? await request.value
+            var waiting = 1
+            for _ in 0..<1_200 where waiting > 0 {   // up to 60 s on a loaded machine; the timeout is 600 s
+                try await Task.sleep(for: .milliseconds(50))
+                waiting = try daemon.person().pendingAuthorizationRequests().count
+            }
+            #expect(waiting == 0, "the sheet still waits for an app that left")
+            // The daemon serves the next request as before.
+            #expect(try await daemon.raw(.GET, "/openapi.json").status == 200)
+        }
+    }
 }

@@ -32,7 +32,18 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
             if let problem = limits.violation(method: request.method, path: request.uri.path, body: data) { throw problem }
         }
         do {
-            return try await next(request, context)
+            guard request.method == .post, Self.parkedPaths.contains(request.uri.path) else { return try await next(request, context) }
+            // The answer waits for the person: when the app stops waiting (closes its connection), the handler is
+            // cancelled, and the sheet closes at once instead of at its timeout. (The body was collected above; Hummingbird
+            // replays it to the handler, then watches the connection. The connection closes after the answer, which says so.)
+            var response = try await request.body.consumeWithCancellationOnInboundClose { body in
+                var parked = request
+                parked.body = body
+                return try await next(parked, context)
+            }
+            // Said, so the client opens a new connection for its next request rather than reusing this closing one.
+            response.headers[.connection] = "close"
+            return response
         } catch let error as ServerError {
             guard let invalid = error.underlyingError as? InvalidDateText else { throw error }
             let field = Self.pointer(to: invalid.text, in: data)
@@ -40,6 +51,9 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
                           code: .errorInvalidArgument, field: field)
         }
     }
+
+    /// The routes whose answer waits for the person on a sheet the daemon holds (``ParkedPresenter``).
+    static var parkedPaths: Set<String> { ["/v1/authorization/requests", "/v1/authorization/object-requests", "/v1/queries/verifiable-records"] }
 
     /// The JSON pointer of the first string equal to `text` in `json` (array order, then key order), or nil.
     static func pointer(to text: String, in json: Data) -> String? {
