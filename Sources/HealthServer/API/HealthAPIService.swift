@@ -252,21 +252,14 @@ struct HealthAPIService: APIProtocol {
         return byType
     }
 
+    /// Deletes the objects named, as the app. They are looked up as they are in the store — whoever may read them — and
+    /// the engine's delete applies the rules (an app deletes what it saved, even what it may no longer read; another
+    /// app's object it may not see answers as an absent one), exactly as for an embedded store.
     private func delete(_ byType: [String: (type: HKSampleType, uuids: [UUID])], in store: HKHealthStore) async throws {
         var objects: [HKObject] = []
+        let samples = try store.sampleStore()
         for (type, uuids) in byType.values {
-            var found = try await HKSampleQueryDescriptor(
-                predicates: [.sample(type: type, predicate: HKQuery.predicateForObjects(with: Set(uuids)))], sortDescriptors: []
-            ).result(for: store)
-            if type.requiresPerObjectAuthorization(), found.count < Set(uuids).count {
-                // The app deletes what it saved even when the person turned off its reading of it (per object), as the
-                // embedded store lets it: its own objects are looked up whoever may read them; another app's hidden one
-                // stays "not in the store", as an absent one.
-                let app = store.configuration.app.bundleIdentifier
-                found += try store.sampleStore().samples(ofType: type, matching: .uuids(Set(uuids).subtracting(found.map(\.uuid))),
-                                                         visibleTo: AuthorizationService.personReader)
-                    .filter { $0.sourceRevision.source.bundleIdentifier == app }
-            }
+            let found = try samples.samples(ofType: type, matching: .uuids(Set(uuids)), visibleTo: AuthorizationService.personReader)
             let seen = Set(found.map(\.uuid))
             if let absent = uuids.first(where: { !seen.contains($0) }) {
                 throw Problem(HKError.invalidArgument("object \(absent) is not in the store"))

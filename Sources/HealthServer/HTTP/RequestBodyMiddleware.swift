@@ -3,6 +3,9 @@ import HealthAPI
 import Hummingbird
 import OpenAPIRuntime
 
+/// The routes whose answer waits for the person on a sheet the daemon holds (``ParkedPresenter``).
+private let parkedPaths: Set<String> = ["/v1/authorization/requests", "/v1/authorization/object-requests", "/v1/queries/verifiable-records"]
+
 /// The request body: refused over `maximumBytes` (413, before any of it is decoded), whether it declares its length or
 /// streams in chunks; within the limit, collected so the handler reads it whole, and kept to name the field of a date
 /// the decoder refused (JSON decoding reports a bad date without its place). A null where the document allows none is refused,
@@ -32,7 +35,7 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
             if let problem = limits.violation(method: request.method, path: request.uri.path, body: data) { throw problem }
         }
         do {
-            guard request.method == .post, Self.parkedPaths.contains(request.uri.path) else { return try await next(request, context) }
+            guard request.method == .post, parkedPaths.contains(request.uri.path) else { return try await next(request, context) }
             // The answer waits for the person: when the app stops waiting (closes its connection), the handler is
             // cancelled, and the sheet closes at once instead of at its timeout. (The body was collected above; Hummingbird
             // replays it to the handler, then watches the connection. The connection closes after the answer, which says so.)
@@ -51,9 +54,6 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
                           code: .errorInvalidArgument, field: field)
         }
     }
-
-    /// The routes whose answer waits for the person on a sheet the daemon holds (``ParkedPresenter``).
-    static var parkedPaths: Set<String> { ["/v1/authorization/requests", "/v1/authorization/object-requests", "/v1/queries/verifiable-records"] }
 
     /// The JSON pointer of the first string equal to `text` in `json` (array order, then key order), or nil.
     static func pointer(to text: String, in json: Data) -> String? {
