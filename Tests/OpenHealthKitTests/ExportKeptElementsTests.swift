@@ -3,8 +3,8 @@ import Testing
 @testable import HealthStore
 @testable import OpenHealthKit
 
-/// A folder holding `export.xml` with `body` inside `<HealthData>`, and the given sidecar files.
-private func exportFolder(_ body: String, files: [String: String] = [:]) throws -> URL {
+/// A folder holding `export.xml` with `body` inside `<HealthData>`, and the given sidecar files (the export suites share it).
+func exportFolder(_ body: String, files: [String: String] = [:]) throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-kept-\(UUID().uuidString)/apple_health_export")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let xml = """

@@ -10,20 +10,6 @@ import TestSupport
 struct VisionPrescriptionExportTests {
     let type = HKObjectType.visionPrescriptionType()
 
-    /// A folder holding `export.xml` with `body` inside `<HealthData>`.
-    func exportFolder(_ body: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-vp-\(UUID().uuidString)/apple_health_export")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data("""
-            <?xml version="1.0" encoding="UTF-8"?>
-            <HealthData locale="en_US">
-             <ExportDate value="2026-11-01 09:00:00 +0100"/>
-            \(body)
-            </HealthData>
-            """.utf8).write(to: folder.appendingPathComponent("export.xml"))
-        return folder
-    }
-
     static let glasses = """
          <VisionPrescription type="HKVisionPrescriptionTypeGlasses" dateIssued="2026-03-02 10:00:00 +0100" expirationDate="2028-03-02 10:00:00 +0100">
           <RightEye sphere="-1.25" sphereUnit="D" cylinder="-0.5" cylinderUnit="D" axis="155" axisUnit="deg" vertex="1.2" vertexUnit="cm" prismAmount="0.5" prismAmountUnit="pD" prismAngle="90" prismAngleUnit="deg" farPD="31.5" farPDUnit="mm"/>
