@@ -281,6 +281,26 @@ struct WebAppSignInTests {
         }
     }
 
+    /// A store that cannot be unlocked for another reason than the passphrase says why, instead of "not right" (the
+    /// page tells the two apart by the store's refusal, not by its wording).
+    @Test func aDamagedKeyFileIsNamedOnTheSignInPageNotTakenForAWrongPassphrase() async throws {
+        try await WebAppHarness.with(.encrypted, signedIn: false) { web in
+            let locked = try await web.daemon.raw(.POST, "/person/lock", body: #"{"passphrase": "\#(WebAppHarness.passphrase)"}"#)
+            #expect(locked.json["state"] as? String == "locked", "\(locked.body)")
+            let keyFile = web.daemon.store.appendingPathComponent("health.key")
+            let original = try Data(contentsOf: keyFile)
+            try Data("{}".utf8).write(to: keyFile)
+            let refused = try await web.browser.post("/signin", [("passphrase", WebAppHarness.passphrase)], csrf: .none)
+            #expect(refused.status == 403)
+            #expect(refused.message?.contains("is not an OpenHealthKit store key file") == true, "\(refused.message ?? "")")
+            #expect(refused.sessionCookie == nil)
+            // The right passphrase, the key file put back: signed in.
+            try original.write(to: keyFile)
+            try await web.browser.signIn()
+            #expect(try await web.daemon.raw(.GET, "/person/lock").json["state"] as? String == "unlocked")
+        }
+    }
+
     @Test func lockingTheStoreEndsTheSession() async throws {
         try await WebAppHarness.with(.encrypted) { web in
             #expect(try await web.browser.get("/sources").status == 200)

@@ -156,6 +156,8 @@ struct EncryptedStoreTests {
             Issue.record("a wrong passphrase unlocked the store")
         } catch let error as HKError {
             #expect(error.message == "cannot unlock the store in \(folder.path): wrong passphrase for this store")
+            // Apps see a database they cannot open; the person's side tells a wrong passphrase apart without the text.
+            #expect(error.code == .errorDatabaseInaccessible && error.reason == .wrongPassphrase)
         }
         #expect(!StoreEncryption.isUnlocked(folder))
         try StoreEncryption.unlock(folder, with: .passphrase(Self.passphrase))
@@ -196,6 +198,7 @@ struct EncryptedStoreTests {
             try StoreEncryption.unlock(folder, with: .keyFile(other))
         } throws: { error in
             (error as? HKError)?.message == "cannot unlock the store in \(folder.path) with \(other.path): this key file does not open this store"
+                && (error as? HKError)?.reason == .wrongKeyFile
         }
     }
 

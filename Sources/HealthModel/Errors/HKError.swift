@@ -71,6 +71,17 @@ public struct HKError: Error, CustomNSError, LocalizedError, Hashable, Sendable,
     public let code: Code
     /// A human-readable explanation naming the problem.
     public let message: String
+    /// Which of the store's own refusals this is, for the code inside the package that acts on it (the web Health app's
+    /// sign-in telling a wrong passphrase from a damaged store). Apps see only ``code`` and ``message``.
+    package private(set) var reason: Reason?
+
+    /// The refusals the package's own code tells apart without reading a message.
+    package enum Reason: Sendable, Hashable {
+        /// The passphrase does not open the store (or does not match the plain store's check).
+        case wrongPassphrase
+        /// The key file does not open the store.
+        case wrongKeyFile
+    }
 
     /// Creates an error the way HealthKit's imported error struct does.
     /// A `NSLocalizedDescriptionKey` string in `userInfo` becomes the ``message``.
@@ -83,6 +94,13 @@ public struct HKError: Error, CustomNSError, LocalizedError, Hashable, Sendable,
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
+    }
+
+    /// Creates an error with a specific message and the refusal it is.
+    package init(_ code: Code, _ message: String, reason: Reason?) {
+        self.code = code
+        self.message = message
+        self.reason = reason
     }
 
     public static var errorDomain: String { HKErrorDomain }

@@ -48,8 +48,8 @@ package enum PersonPassphrase {
             do {
                 try StoreEncryption.check(.passphrase(passphrase), of: directory)
                 return
-            } catch let error as HKError where error.message.contains("wrong passphrase") {
-                throw HKError(.errorAuthorizationDenied, "wrong passphrase")
+            } catch let error as HKError where error.reason == .wrongPassphrase {
+                throw HKError(.errorAuthorizationDenied, "wrong passphrase", reason: .wrongPassphrase)
             }
         }
         let url = directory.appendingPathComponent(fileName)
@@ -62,7 +62,7 @@ package enum PersonPassphrase {
         }
         let derived = try file.scrypt.derive(passphrase, salt: salt, for: "the passphrase check").withUnsafeBytes { Data($0) }
         guard ConstantTime.equal(derived, hash) else {
-            throw HKError(.errorAuthorizationDenied, "wrong passphrase")
+            throw HKError(.errorAuthorizationDenied, "wrong passphrase", reason: .wrongPassphrase)
         }
     }
 

@@ -170,12 +170,12 @@ package enum StoreEncryption {
         switch unlock {
         case .passphrase(let passphrase):
             do { return try file.dataKey(passphrase: passphrase) } catch let error as HKError where error.code == .errorDatabaseInaccessible {
-                throw HKError(.errorDatabaseInaccessible, "cannot unlock the store in \(directory.path): \(error.message)")
+                throw HKError(.errorDatabaseInaccessible, "cannot unlock the store in \(directory.path): \(error.message)", reason: error.reason)
             }
         case .keyFile(let url):
             let contents = try readKeyFile(url)
             do { return try file.dataKey(keyFile: contents) } catch let error as HKError where error.code == .errorDatabaseInaccessible {
-                throw HKError(.errorDatabaseInaccessible, "cannot unlock the store in \(directory.path) with \(url.path): \(error.message)")
+                throw HKError(.errorDatabaseInaccessible, "cannot unlock the store in \(directory.path) with \(url.path): \(error.message)", reason: error.reason)
             }
         }
     }

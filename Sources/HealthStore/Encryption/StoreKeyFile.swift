@@ -87,7 +87,7 @@ struct StoreKeyFile: Codable, Sendable, Equatable {
             throw HKError(.errorDatabaseInaccessible, "this store's key is not wrapped by a passphrase; open it with its key file")
         }
         guard let key = try wrap.unwrap(with: wrap.passphraseKey(passphrase)) else {
-            throw HKError(.errorDatabaseInaccessible, "wrong passphrase for this store")
+            throw HKError(.errorDatabaseInaccessible, "wrong passphrase for this store", reason: .wrongPassphrase)
         }
         return key
     }
@@ -98,7 +98,7 @@ struct StoreKeyFile: Codable, Sendable, Equatable {
             throw HKError(.errorDatabaseInaccessible, "this store's key is not wrapped by a key file; open it with its passphrase")
         }
         guard let key = try wrap.unwrap(with: wrap.keyFileKey(keyFile)) else {
-            throw HKError(.errorDatabaseInaccessible, "this key file does not open this store")
+            throw HKError(.errorDatabaseInaccessible, "this key file does not open this store", reason: .wrongKeyFile)
         }
         return key
     }

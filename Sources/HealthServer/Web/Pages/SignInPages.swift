@@ -56,7 +56,7 @@ struct SignInPages {
                 if let replayed, replayed.applied + replayed.refused > 0 {
                     app.logger.info("signed in; writes kept while locked replayed", metadata: ["applied": "\(replayed.applied)"])
                 }
-            } catch LockingError.refused(let error) where error.code == .errorAuthorizationDenied || error.message.contains("wrong passphrase") {
+            } catch LockingError.refused(let error) where error.reason == .wrongPassphrase {
                 return signInPage("That passphrase is not right.", next: next, status: .forbidden)
             } catch LockingError.refused(let error) {
                 return signInPage(error.message, next: next, status: .forbidden)
