@@ -230,6 +230,9 @@ NESTED_ENUMS: dict[str, tuple[str, str, list[str] | None]] = {
     "HKPHQ9AssessmentAnswer": ("HKPHQ9Assessment", "Answer", ["notAtAll", "severalDays", "moreThanHalfTheDays", "nearlyEveryDay",
                                                               "preferNotToAnswer"]),
     "HKPHQ9AssessmentRisk": ("HKPHQ9Assessment", "Risk", ["noneToMinimal", "mild", "moderate", "moderatelySevere", "severe"]),
+    "HKMedicationDoseEventLogStatus": ("HKMedicationDoseEvent", "LogStatus",
+                                       ["notInteracted", "notificationNotSent", "snoozed", "taken", "skipped", "notLogged"]),
+    "HKMedicationDoseEventScheduleType": ("HKMedicationDoseEvent", "ScheduleType", ["asNeeded", "schedule"]),
 }
 
 # Groups of enums.tsv that become global String constants, in output order.
@@ -239,6 +242,7 @@ GLOBAL_STRING_GROUPS = [
     ("HKSampleSortIdentifier", "Sort identifiers"),
     ("HKWorkoutSortIdentifier", "Workout sort identifiers"),
     ("HKSourceRevision", "Source revision wildcards"),  # all declared elsewhere or without a value for now
+    ("HKUserAnnotatedMedicationPredicateKeyPath", "Medication predicate key paths"),
 ]
 # Rows of the "(global constant)" group: generated as listed; HKErrorDomain lives in Errors/HKError.swift.
 GLOBAL_CONSTANTS = ["HKDetailedCDAValidationErrorKey", "HKUserPreferencesDidChangeNotification",
@@ -249,6 +253,7 @@ DECLARED_ELSEWHERE = {
     "HKErrorDomain": "Errors/HKError.swift",
     "HKSourceRevisionAnyVersion": "Objects/HKSourceRevision.swift",
     "HKSourceRevisionAnyProductType": "Objects/HKSourceRevision.swift",
+    "HKHealthConceptDomainMedication": "Objects/HKHealthConceptIdentifier.swift, as HKHealthConceptDomain.medication",
 }
 # Groups of enums.tsv generated as identifier structs (HKFHIRResourceType.swift, HKFHIRRelease.swift).
 STRUCT_GROUPS = {"HKFHIRResourceType", "HKFHIRRelease"}

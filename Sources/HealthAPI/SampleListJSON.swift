@@ -150,6 +150,7 @@ package enum SampleListJSON {
         if let ecg = sample.electrocardiogram { writer.key("electrocardiogram"); try parts.encoded(ecg, to: &writer); writer.comma() }
         writer.key("endDate")
         try parts.date(sample.endDate, to: &writer)
+        if let dose = sample.medicationDoseEvent { writer.next("medicationDoseEvent"); try parts.encoded(dose, to: &writer) }
         if let metadata = sample.metadata?.additionalProperties {
             writer.next("metadata")
             try writer.object(metadata) { value, writer in
@@ -384,6 +385,8 @@ package enum SampleListJSON {
                     case "audiogram": sample.audiogram = try decoding.decoded(Components.Schemas.Audiogram.self, &reader)
                     case "scoredAssessment": sample.scoredAssessment = try decoding.decoded(Components.Schemas.ScoredAssessment.self, &reader)
                     case "stateOfMind": sample.stateOfMind = try decoding.decoded(Components.Schemas.StateOfMind.self, &reader)
+                    case "medicationDoseEvent":
+                        sample.medicationDoseEvent = try decoding.decoded(Components.Schemas.MedicationDoseEvent.self, &reader)
                     case "visionPrescription":
                         sample.visionPrescription = try decoding.decoded(Components.Schemas.VisionPrescription.self, &reader)
                     default: throw Misread("is not a field of a sample")

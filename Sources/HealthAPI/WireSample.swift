@@ -500,6 +500,10 @@ package enum WireSample {
             guard let fields = wire.visionPrescription else { throw field("visionPrescription", "a vision prescription needs its prescriptionType") }
             return try prescription(fields, at: pointer + "/visionPrescription", start: wire.startDate, end: wire.endDate, uuid: uuid,
                                     metadata: metadata, revision: revision, device: device)
+        case is HKMedicationDoseEventType:
+            guard let fields = wire.medicationDoseEvent else { throw field("medicationDoseEvent", "a dose event needs its medicationDoseEvent fields") }
+            return try WireMedication.dose(fields, at: pointer + "/medicationDoseEvent", start: wire.startDate, end: wire.endDate, uuid: uuid,
+                                           metadata: metadata, revision: revision, device: device)
         case let type as HKSeriesType where type == HKSeriesType.heartbeat():
             return HKHeartbeatSeriesSample(count: wire.count ?? 0, start: wire.startDate, end: wire.endDate, uuid: uuid, metadata: metadata,
                                            sourceRevision: revision, device: device)
@@ -527,6 +531,7 @@ package enum WireSample {
         type is HKQuantityType || type is HKCategoryType || type is HKWorkoutType || type is HKCorrelationType || type is HKDocumentType
             || type is HKClinicalType || type is HKElectrocardiogramType || type == HKSeriesType.heartbeat() || type == HKSeriesType.workoutRoute()
             || type is HKStateOfMindType || type is HKScoredAssessmentType || type is HKAudiogramSampleType || type is HKPrescriptionType
+            || type is HKMedicationDoseEventType
     }
 
     /// Samples as a list the daemon sends (`SampleList`, `AnchoredChanges`): each source revision and device once, in
@@ -611,6 +616,8 @@ package enum WireSample {
             wire.scoredAssessment = .init(answers: assessment.answerRawValues, score: assessment.score)
         case let prescription as HKVisionPrescription:
             wire.visionPrescription = wirePrescription(prescription)
+        case let dose as HKMedicationDoseEvent:
+            wire.medicationDoseEvent = WireMedication.wireDose(dose)
         case let series as HKHeartbeatSeriesSample:
             wire.count = series.count
         case let route as HKWorkoutRoute:

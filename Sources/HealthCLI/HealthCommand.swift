@@ -15,7 +15,7 @@ struct HealthCommand: AsyncParsableCommand {
             ImportCommand.self, ExportCommand.self, SummaryCommand.self, SourcesCommand.self, QueryCommand.self, StatsCommand.self,
             TimeZoneCommand.self, ServeCommand.self, AccessLogCommand.self, DeliveriesCommand.self,
             InitCommand.self, EncryptCommand.self, PassphraseCommand.self, LockCommand.self, UnlockCommand.self,
-            TrustCommand.self, SignaturesCommand.self,
+            TrustCommand.self, SignaturesCommand.self, MedicationsCommand.self,
         ]
     )
 

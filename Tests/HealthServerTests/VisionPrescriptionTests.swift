@@ -115,7 +115,7 @@ struct VisionPrescriptionTests {
             try await reader.requestPerObjectReadAuthorization(for: prescriptionType, predicate: nil)
             let sheet = try #require(session.presenter(for: AppManifest.other.bundleIdentifier)?.presentedObjectSheets.last)
             // Its own prescription is on the sheet too, switched on: the person may turn it off.
-            #expect(sheet.objects.map(\.object.uuid) == [theirs.uuid, own.uuid] && sheet.objects.map(\.allowed) == [false, true])
+            #expect(sheet.objects.map(\.uuid) == [theirs.uuid, own.uuid] && sheet.objects.map(\.allowed) == [false, true])
             #expect(sheet.objects.first?.summary.hasPrefix("Glasses prescription, issued") == true, "\(sheet.objects.first?.summary ?? "")")
             #expect(Set(try await run(reader, type: prescriptionType).map(\.uuid)) == [theirs.uuid, own.uuid])
 

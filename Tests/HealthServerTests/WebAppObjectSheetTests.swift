@@ -87,4 +87,49 @@ struct WebAppObjectSheetTests {
             #expect(gone.status == 404)
         }
     }
+
+    /// Medications through the daemon and the web app: the person picks which to share under Requests, the app reads them
+    /// and their dose events over the wire, and Sources stops one (its doses go with it).
+    @Test func thePersonSharesOneMedicationAndItsDosesThenStopsIt() async throws {
+        try await WebAppHarness.with { web in
+            let person = try web.daemon.person()
+            let aspirin = try person.addMedication(named: "Aspirin 81 MG", form: .tablet,
+                                                   codings: [HKClinicalCoding(system: HKClinicalCoding.rxNormSystem, version: nil, code: "243670")])
+            let insulin = try person.addMedication(named: "Insulin glargine", form: .injection, nickname: "Night shot", hasSchedule: true)
+            let logged = Date(timeIntervalSinceReferenceDate: 812_534_400)
+            try person.logDose(of: aspirin.medication.identifier, status: .taken, at: logged, dose: 1, unit: .count())
+            try person.logDose(of: insulin.medication.identifier, status: .taken, at: logged, dose: 10, unit: .internationalUnit(),
+                               scheduledDate: logged, scheduledDose: 10)
+
+            let reader = try await web.app(.init(cfBundleIdentifier: "com.example.meds", cfBundleName: "Meds",
+                                                 nsHealthShareUsageDescription: "Tracks your medications.", nsHealthUpdateUsageDescription: "Nothing."))
+            let medicationType = HKObjectType.userAnnotatedMedicationType().identifier
+            let call = Task { try await reader.requestObjectAuthorization(body: .json(.init(_type: medicationType, timeoutSeconds: 120))) }
+            var waiting: [PendingObjectReads.Request] = []
+            for _ in 0..<1_200 where waiting.isEmpty {   // up to 30 s
+                waiting = try web.daemon.person().pendingObjectReadRequests()
+                if waiting.isEmpty { try await Task.sleep(for: .milliseconds(25)) }
+            }
+            let request = try #require(waiting.first)
+            #expect(try await web.browser.get("/requests").body.contains("asks which medications it may read"))
+            let sheet = try await web.browser.get("/objects/\(request.id)")
+            #expect(sheet.body.contains("Aspirin 81 MG, tablet") && sheet.body.contains("Insulin glargine (“Night shot”), injection"), "\(sheet.body)")
+            let insulinOnSheet = try #require(request.sheet.objects.first { $0.medication == insulin })
+            let answered = try await web.browser.post("/objects/\(request.id)", [("action", "allow"), ("object", insulinOnSheet.uuid.uuidString)])
+            #expect(answered.status == 303, "\(answered.status) \(answered.message ?? "")")
+            _ = try await call.value.noContent
+
+            let shared = try await reader.queryMedications(body: .json(.init())).ok.body.json.medications
+            #expect(shared.map(\.medication.displayText) == ["Insulin glargine"] && shared.first?.nickname == "Night shot")
+            let doses = try await reader.querySamples(body: .json(.init(_type: HKMedicationDoseEventTypeIdentifierMedicationDoseEvent))).ok.body.json.samples
+            #expect(doses.count == 1 && doses.first?.medicationDoseEvent?.unit == "IU" && doses.first?.medicationDoseEvent?.scheduleType == 2)
+
+            let page = try await web.browser.get("/sources/apps/com.example.meds")
+            #expect(page.body.contains("Medications it may read") && page.body.contains("Insulin glargine") && !page.body.contains("Aspirin"))
+            let stopped = try await web.browser.post("/sources/apps/com.example.meds/objects/\(insulinOnSheet.uuid.uuidString)")
+            #expect(stopped.status == 303, "\(stopped.status) \(stopped.message ?? "")")
+            #expect(try await reader.queryMedications(body: .json(.init())).ok.body.json.medications.isEmpty)
+            #expect(try await reader.querySamples(body: .json(.init(_type: HKMedicationDoseEventTypeIdentifierMedicationDoseEvent))).ok.body.json.samples.isEmpty)
+        }
+    }
 }

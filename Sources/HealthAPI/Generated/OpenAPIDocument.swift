@@ -3130,6 +3130,80 @@ package enum OpenAPIDocument {
         },
         "description": "Every object of the type matching the predicate that the app did not save is put before the person, each with whether the app may read it now; the request waits, as an authorization request does, until the person answers (`health authorize --pending`, or the web Health app) or it times out. The sheet is shown even when nothing matches, so an app learns nothing from how soon the answer comes. The answer replaces the earlier choices for the objects listed. A type authorized whole is refused (400). The app must declare NSHealthShareUsageDescription in its manifest."
       }
+    },
+    "/v1/queries/medications": {
+      "post": {
+        "operationId": "queryMedications",
+        "tags": [
+          "queries"
+        ],
+        "summary": "The medications the person tracks that they shared with the app (object by object, through /v1/authorization/object-requests) and that match, in the order the person added them, as HKUserAnnotatedMedicationQuery gives them: none when nothing was shared.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/MedicationQuery"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The medications, in the order they were added.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MedicationList"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        }
+      }
     }
   },
   "components": {
@@ -3493,6 +3567,9 @@ package enum OpenAPIDocument {
           },
           "visionPrescription": {
             "$ref": "#/components/schemas/VisionPrescription"
+          },
+          "medicationDoseEvent": {
+            "$ref": "#/components/schemas/MedicationDoseEvent"
           }
         }
       },
@@ -3840,6 +3917,12 @@ package enum OpenAPIDocument {
               "stateOfMindKind",
               "stateOfMindLabel",
               "stateOfMindAssociation",
+              "doseStatuses",
+              "doseScheduledDates",
+              "doseScheduledRange",
+              "doseMedications",
+              "medicationArchived",
+              "medicationHasSchedule",
               "uuids",
               "sources",
               "sourceRevisions",
@@ -5650,6 +5733,158 @@ package enum OpenAPIDocument {
           },
           "leftEye": {
             "$ref": "#/components/schemas/LensSpecification"
+          }
+        }
+      },
+      "MedicationDoseEvent": {
+        "type": "object",
+        "required": [
+          "scheduleType",
+          "medicationConceptIdentifier",
+          "logStatus",
+          "unit"
+        ],
+        "additionalProperties": false,
+        "description": "A logged dose of a medication the person tracks (HKMedicationDoseEvent), at the sample's startDate. Only the daemon sends them: apps never save dose events.",
+        "properties": {
+          "scheduleType": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 2,
+            "description": "HKMedicationDoseEvent.ScheduleType's raw value: 1 as needed, 2 scheduled."
+          },
+          "medicationConceptIdentifier": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The identifier of the medication's concept (MedicationConcept.identifier)."
+          },
+          "scheduledDate": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the dose was scheduled: present exactly for a scheduled dose."
+          },
+          "scheduledDoseQuantity": {
+            "type": "number",
+            "minimum": 0,
+            "description": "The dose the schedule asks for: present exactly for a scheduled dose."
+          },
+          "doseQuantity": {
+            "type": "number",
+            "minimum": 0,
+            "description": "The dose the person reports taking."
+          },
+          "logStatus": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 6,
+            "description": "HKMedicationDoseEvent.LogStatus's raw value: 1 not interacted, 2 notification not sent, 3 snoozed, 4 taken, 5 skipped, 6 not logged."
+          },
+          "unit": {
+            "type": "string",
+            "description": "The unit of the doses, as HKUnit writes it (count, mg, IU)."
+          }
+        }
+      },
+      "ClinicalCoding": {
+        "type": "object",
+        "required": [
+          "system",
+          "code"
+        ],
+        "additionalProperties": false,
+        "description": "A code in a clinical coding system (HKClinicalCoding), such as a medication's RxNorm code.",
+        "properties": {
+          "system": {
+            "type": "string"
+          },
+          "version": {
+            "type": "string"
+          },
+          "code": {
+            "type": "string"
+          }
+        }
+      },
+      "MedicationConcept": {
+        "type": "object",
+        "required": [
+          "identifier",
+          "displayText",
+          "generalForm",
+          "relatedCodings"
+        ],
+        "additionalProperties": false,
+        "description": "A medication as a concept (HKMedicationConcept).",
+        "properties": {
+          "identifier": {
+            "type": "string",
+            "description": "The concept's identifier (HKHealthConceptIdentifier in the medication domain); its dose events carry it."
+          },
+          "displayText": {
+            "type": "string"
+          },
+          "generalForm": {
+            "type": "string",
+            "description": "HKMedicationGeneralForm's raw string (HKMedicationGeneralFormTablet…)."
+          },
+          "relatedCodings": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ClinicalCoding"
+            }
+          }
+        }
+      },
+      "UserAnnotatedMedication": {
+        "type": "object",
+        "required": [
+          "isArchived",
+          "hasSchedule",
+          "medication"
+        ],
+        "additionalProperties": false,
+        "description": "A medication the person tracks, with what they set for it (HKUserAnnotatedMedication).",
+        "properties": {
+          "nickname": {
+            "type": "string"
+          },
+          "isArchived": {
+            "type": "boolean"
+          },
+          "hasSchedule": {
+            "type": "boolean"
+          },
+          "medication": {
+            "$ref": "#/components/schemas/MedicationConcept"
+          }
+        }
+      },
+      "MedicationQuery": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "predicate": {
+            "$ref": "#/components/schemas/Predicate",
+            "description": "Medication predicates (medicationArchived, medicationHasSchedule) and their and/or/not."
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "At most this many medications; all when absent."
+          }
+        }
+      },
+      "MedicationList": {
+        "type": "object",
+        "required": [
+          "medications"
+        ],
+        "properties": {
+          "medications": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/UserAnnotatedMedication"
+            }
           }
         }
       }

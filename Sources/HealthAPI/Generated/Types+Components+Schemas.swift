@@ -570,6 +570,8 @@ extension Components {
             package var document: Components.Schemas.CDADocument?
             /// - Remark: Generated from `#/components/schemas/Sample/visionPrescription`.
             package var visionPrescription: Components.Schemas.VisionPrescription?
+            /// - Remark: Generated from `#/components/schemas/Sample/medicationDoseEvent`.
+            package var medicationDoseEvent: Components.Schemas.MedicationDoseEvent?
             /// Creates a new `Sample`.
             ///
             /// - Parameters:
@@ -595,6 +597,7 @@ extension Components {
             ///   - audiogram:
             ///   - document:
             ///   - visionPrescription:
+            ///   - medicationDoseEvent:
             package init(
                 uuid: Swift.String,
                 _type: Swift.String,
@@ -617,7 +620,8 @@ extension Components {
                 scoredAssessment: Components.Schemas.ScoredAssessment? = nil,
                 audiogram: Components.Schemas.Audiogram? = nil,
                 document: Components.Schemas.CDADocument? = nil,
-                visionPrescription: Components.Schemas.VisionPrescription? = nil
+                visionPrescription: Components.Schemas.VisionPrescription? = nil,
+                medicationDoseEvent: Components.Schemas.MedicationDoseEvent? = nil
             ) {
                 self.uuid = uuid
                 self._type = _type
@@ -641,6 +645,7 @@ extension Components {
                 self.audiogram = audiogram
                 self.document = document
                 self.visionPrescription = visionPrescription
+                self.medicationDoseEvent = medicationDoseEvent
             }
             package enum CodingKeys: String, CodingKey {
                 case uuid
@@ -665,6 +670,7 @@ extension Components {
                 case audiogram
                 case document
                 case visionPrescription
+                case medicationDoseEvent
             }
             package init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -756,6 +762,10 @@ extension Components {
                     Components.Schemas.VisionPrescription.self,
                     forKey: .visionPrescription
                 )
+                self.medicationDoseEvent = try container.decodeIfPresent(
+                    Components.Schemas.MedicationDoseEvent.self,
+                    forKey: .medicationDoseEvent
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "uuid",
                     "type",
@@ -778,7 +788,8 @@ extension Components {
                     "scoredAssessment",
                     "audiogram",
                     "document",
-                    "visionPrescription"
+                    "visionPrescription",
+                    "medicationDoseEvent"
                 ])
             }
         }
@@ -1394,6 +1405,12 @@ extension Components {
                 case stateOfMindKind = "stateOfMindKind"
                 case stateOfMindLabel = "stateOfMindLabel"
                 case stateOfMindAssociation = "stateOfMindAssociation"
+                case doseStatuses = "doseStatuses"
+                case doseScheduledDates = "doseScheduledDates"
+                case doseScheduledRange = "doseScheduledRange"
+                case doseMedications = "doseMedications"
+                case medicationArchived = "medicationArchived"
+                case medicationHasSchedule = "medicationHasSchedule"
                 case uuids = "uuids"
                 case sources = "sources"
                 case sourceRevisions = "sourceRevisions"
@@ -5146,6 +5163,351 @@ extension Components {
                     "rightEye",
                     "leftEye"
                 ])
+            }
+        }
+        /// A logged dose of a medication the person tracks (HKMedicationDoseEvent), at the sample's startDate. Only the daemon sends them: apps never save dose events.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MedicationDoseEvent`.
+        package struct MedicationDoseEvent: Codable, Hashable, Sendable {
+            /// HKMedicationDoseEvent.ScheduleType's raw value: 1 as needed, 2 scheduled.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MedicationDoseEvent/scheduleType`.
+            package var scheduleType: Swift.Int
+            /// The identifier of the medication's concept (MedicationConcept.identifier).
+            ///
+            /// - Remark: Generated from `#/components/schemas/MedicationDoseEvent/medicationConceptIdentifier`.
+            package var medicationConceptIdentifier: Swift.String
+            /// When the dose was scheduled: present exactly for a scheduled dose.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MedicationDoseEvent/scheduledDate`.
+            package var scheduledDate: Foundation.Date?
+            /// The dose the schedule asks for: present exactly for a scheduled dose.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MedicationDoseEvent/scheduledDoseQuantity`.
+            package var scheduledDoseQuantity: Swift.Double?
+            /// The dose the person reports taking.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MedicationDoseEvent/doseQuantity`.
+            package var doseQuantity: Swift.Double?
+            /// HKMedicationDoseEvent.LogStatus's raw value: 1 not interacted, 2 notification not sent, 3 snoozed, 4 taken, 5 skipped, 6 not logged.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MedicationDoseEvent/logStatus`.
+            package var logStatus: Swift.Int
+            /// The unit of the doses, as HKUnit writes it (count, mg, IU).
+            ///
+            /// - Remark: Generated from `#/components/schemas/MedicationDoseEvent/unit`.
+            package var unit: Swift.String
+            /// Creates a new `MedicationDoseEvent`.
+            ///
+            /// - Parameters:
+            ///   - scheduleType: HKMedicationDoseEvent.ScheduleType's raw value: 1 as needed, 2 scheduled.
+            ///   - medicationConceptIdentifier: The identifier of the medication's concept (MedicationConcept.identifier).
+            ///   - scheduledDate: When the dose was scheduled: present exactly for a scheduled dose.
+            ///   - scheduledDoseQuantity: The dose the schedule asks for: present exactly for a scheduled dose.
+            ///   - doseQuantity: The dose the person reports taking.
+            ///   - logStatus: HKMedicationDoseEvent.LogStatus's raw value: 1 not interacted, 2 notification not sent, 3 snoozed, 4 taken, 5 skipped, 6 not logged.
+            ///   - unit: The unit of the doses, as HKUnit writes it (count, mg, IU).
+            package init(
+                scheduleType: Swift.Int,
+                medicationConceptIdentifier: Swift.String,
+                scheduledDate: Foundation.Date? = nil,
+                scheduledDoseQuantity: Swift.Double? = nil,
+                doseQuantity: Swift.Double? = nil,
+                logStatus: Swift.Int,
+                unit: Swift.String
+            ) {
+                self.scheduleType = scheduleType
+                self.medicationConceptIdentifier = medicationConceptIdentifier
+                self.scheduledDate = scheduledDate
+                self.scheduledDoseQuantity = scheduledDoseQuantity
+                self.doseQuantity = doseQuantity
+                self.logStatus = logStatus
+                self.unit = unit
+            }
+            package enum CodingKeys: String, CodingKey {
+                case scheduleType
+                case medicationConceptIdentifier
+                case scheduledDate
+                case scheduledDoseQuantity
+                case doseQuantity
+                case logStatus
+                case unit
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.scheduleType = try container.decode(
+                    Swift.Int.self,
+                    forKey: .scheduleType
+                )
+                self.medicationConceptIdentifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .medicationConceptIdentifier
+                )
+                self.scheduledDate = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .scheduledDate
+                )
+                self.scheduledDoseQuantity = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .scheduledDoseQuantity
+                )
+                self.doseQuantity = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .doseQuantity
+                )
+                self.logStatus = try container.decode(
+                    Swift.Int.self,
+                    forKey: .logStatus
+                )
+                self.unit = try container.decode(
+                    Swift.String.self,
+                    forKey: .unit
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "scheduleType",
+                    "medicationConceptIdentifier",
+                    "scheduledDate",
+                    "scheduledDoseQuantity",
+                    "doseQuantity",
+                    "logStatus",
+                    "unit"
+                ])
+            }
+        }
+        /// A code in a clinical coding system (HKClinicalCoding), such as a medication's RxNorm code.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ClinicalCoding`.
+        package struct ClinicalCoding: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ClinicalCoding/system`.
+            package var system: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ClinicalCoding/version`.
+            package var version: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ClinicalCoding/code`.
+            package var code: Swift.String
+            /// Creates a new `ClinicalCoding`.
+            ///
+            /// - Parameters:
+            ///   - system:
+            ///   - version:
+            ///   - code:
+            package init(
+                system: Swift.String,
+                version: Swift.String? = nil,
+                code: Swift.String
+            ) {
+                self.system = system
+                self.version = version
+                self.code = code
+            }
+            package enum CodingKeys: String, CodingKey {
+                case system
+                case version
+                case code
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.system = try container.decode(
+                    Swift.String.self,
+                    forKey: .system
+                )
+                self.version = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .version
+                )
+                self.code = try container.decode(
+                    Swift.String.self,
+                    forKey: .code
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "system",
+                    "version",
+                    "code"
+                ])
+            }
+        }
+        /// A medication as a concept (HKMedicationConcept).
+        ///
+        /// - Remark: Generated from `#/components/schemas/MedicationConcept`.
+        package struct MedicationConcept: Codable, Hashable, Sendable {
+            /// The concept's identifier (HKHealthConceptIdentifier in the medication domain); its dose events carry it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MedicationConcept/identifier`.
+            package var identifier: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MedicationConcept/displayText`.
+            package var displayText: Swift.String
+            /// HKMedicationGeneralForm's raw string (HKMedicationGeneralFormTablet…).
+            ///
+            /// - Remark: Generated from `#/components/schemas/MedicationConcept/generalForm`.
+            package var generalForm: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MedicationConcept/relatedCodings`.
+            package var relatedCodings: [Components.Schemas.ClinicalCoding]
+            /// Creates a new `MedicationConcept`.
+            ///
+            /// - Parameters:
+            ///   - identifier: The concept's identifier (HKHealthConceptIdentifier in the medication domain); its dose events carry it.
+            ///   - displayText:
+            ///   - generalForm: HKMedicationGeneralForm's raw string (HKMedicationGeneralFormTablet…).
+            ///   - relatedCodings:
+            package init(
+                identifier: Swift.String,
+                displayText: Swift.String,
+                generalForm: Swift.String,
+                relatedCodings: [Components.Schemas.ClinicalCoding]
+            ) {
+                self.identifier = identifier
+                self.displayText = displayText
+                self.generalForm = generalForm
+                self.relatedCodings = relatedCodings
+            }
+            package enum CodingKeys: String, CodingKey {
+                case identifier
+                case displayText
+                case generalForm
+                case relatedCodings
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.identifier = try container.decode(
+                    Swift.String.self,
+                    forKey: .identifier
+                )
+                self.displayText = try container.decode(
+                    Swift.String.self,
+                    forKey: .displayText
+                )
+                self.generalForm = try container.decode(
+                    Swift.String.self,
+                    forKey: .generalForm
+                )
+                self.relatedCodings = try container.decode(
+                    [Components.Schemas.ClinicalCoding].self,
+                    forKey: .relatedCodings
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "identifier",
+                    "displayText",
+                    "generalForm",
+                    "relatedCodings"
+                ])
+            }
+        }
+        /// A medication the person tracks, with what they set for it (HKUserAnnotatedMedication).
+        ///
+        /// - Remark: Generated from `#/components/schemas/UserAnnotatedMedication`.
+        package struct UserAnnotatedMedication: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UserAnnotatedMedication/nickname`.
+            package var nickname: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/UserAnnotatedMedication/isArchived`.
+            package var isArchived: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/UserAnnotatedMedication/hasSchedule`.
+            package var hasSchedule: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/UserAnnotatedMedication/medication`.
+            package var medication: Components.Schemas.MedicationConcept
+            /// Creates a new `UserAnnotatedMedication`.
+            ///
+            /// - Parameters:
+            ///   - nickname:
+            ///   - isArchived:
+            ///   - hasSchedule:
+            ///   - medication:
+            package init(
+                nickname: Swift.String? = nil,
+                isArchived: Swift.Bool,
+                hasSchedule: Swift.Bool,
+                medication: Components.Schemas.MedicationConcept
+            ) {
+                self.nickname = nickname
+                self.isArchived = isArchived
+                self.hasSchedule = hasSchedule
+                self.medication = medication
+            }
+            package enum CodingKeys: String, CodingKey {
+                case nickname
+                case isArchived
+                case hasSchedule
+                case medication
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.nickname = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .nickname
+                )
+                self.isArchived = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .isArchived
+                )
+                self.hasSchedule = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .hasSchedule
+                )
+                self.medication = try container.decode(
+                    Components.Schemas.MedicationConcept.self,
+                    forKey: .medication
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "nickname",
+                    "isArchived",
+                    "hasSchedule",
+                    "medication"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MedicationQuery`.
+        package struct MedicationQuery: Codable, Hashable, Sendable {
+            /// Medication predicates (medicationArchived, medicationHasSchedule) and their and/or/not.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MedicationQuery/predicate`.
+            package var predicate: Components.Schemas.Predicate?
+            /// At most this many medications; all when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MedicationQuery/limit`.
+            package var limit: Swift.Int?
+            /// Creates a new `MedicationQuery`.
+            ///
+            /// - Parameters:
+            ///   - predicate: Medication predicates (medicationArchived, medicationHasSchedule) and their and/or/not.
+            ///   - limit: At most this many medications; all when absent.
+            package init(
+                predicate: Components.Schemas.Predicate? = nil,
+                limit: Swift.Int? = nil
+            ) {
+                self.predicate = predicate
+                self.limit = limit
+            }
+            package enum CodingKeys: String, CodingKey {
+                case predicate
+                case limit
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.predicate = try container.decodeIfPresent(
+                    Components.Schemas.Predicate.self,
+                    forKey: .predicate
+                )
+                self.limit = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .limit
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "predicate",
+                    "limit"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MedicationList`.
+        package struct MedicationList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MedicationList/medications`.
+            package var medications: [Components.Schemas.UserAnnotatedMedication]
+            /// Creates a new `MedicationList`.
+            ///
+            /// - Parameters:
+            ///   - medications:
+            package init(medications: [Components.Schemas.UserAnnotatedMedication]) {
+                self.medications = medications
+            }
+            package enum CodingKeys: String, CodingKey {
+                case medications
             }
         }
     }

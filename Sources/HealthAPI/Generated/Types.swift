@@ -237,6 +237,11 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/authorization/object-requests`.
     /// - Remark: Generated from `#/paths//v1/authorization/object-requests/post(requestObjectAuthorization)`.
     func requestObjectAuthorization(_ input: Operations.RequestObjectAuthorization.Input) async throws -> Operations.RequestObjectAuthorization.Output
+    /// The medications the person tracks that they shared with the app (object by object, through /v1/authorization/object-requests) and that match, in the order the person added them, as HKUserAnnotatedMedicationQuery gives them: none when nothing was shared.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/medications`.
+    /// - Remark: Generated from `#/paths//v1/queries/medications/post(queryMedications)`.
+    func queryMedications(_ input: Operations.QueryMedications.Input) async throws -> Operations.QueryMedications.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -741,6 +746,19 @@ extension APIProtocol {
         body: Operations.RequestObjectAuthorization.Input.Body
     ) async throws -> Operations.RequestObjectAuthorization.Output {
         try await requestObjectAuthorization(Operations.RequestObjectAuthorization.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The medications the person tracks that they shared with the app (object by object, through /v1/authorization/object-requests) and that match, in the order the person added them, as HKUserAnnotatedMedicationQuery gives them: none when nothing was shared.
+    ///
+    /// - Remark: HTTP `POST /v1/queries/medications`.
+    /// - Remark: Generated from `#/paths//v1/queries/medications/post(queryMedications)`.
+    package func queryMedications(
+        headers: Operations.QueryMedications.Input.Headers = .init(),
+        body: Operations.QueryMedications.Input.Body
+    ) async throws -> Operations.QueryMedications.Output {
+        try await queryMedications(Operations.QueryMedications.Input(
             headers: headers,
             body: body
         ))

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// What the person is asked when an app calls `requestPerObjectReadAuthorization(for:predicate:)`: which objects of a
-/// type read object by object (vision prescriptions) the app may read. It lists every matching object, each with
+/// type read object by object (vision prescriptions, the medications the person tracks) the app may read. It lists every matching object, each with
 /// whether the app may read it now (by default, those it saved); the answer replaces those choices. The sheet is shown
 /// even when nothing matches, so the app cannot learn whether the person has such objects.
 public struct ObjectAuthorizationSheet: Sendable {
@@ -12,19 +12,37 @@ public struct ObjectAuthorizationSheet: Sendable {
     /// The matching objects, oldest first.
     public let objects: [Candidate]
 
-    /// One object put before the person.
+    /// One object put before the person: a sample (a vision prescription) or a medication the person tracks.
     public struct Candidate: Sendable {
-        public let object: HKSample
+        /// The object's identity on the sheet: the sample's UUID, or the store's UUID of the person's medication.
+        public let uuid: UUID
+        /// The sample, for a type of samples; `nil` for a medication.
+        public let object: HKSample?
+        /// The medication, for `HKObjectType.userAnnotatedMedicationType()`; `nil` for a sample.
+        public let medication: HKUserAnnotatedMedication?
         /// Whether the app may read it now (the sheet's switch starts so).
         public let allowed: Bool
 
         public init(object: HKSample, allowed: Bool) {
+            self.uuid = object.uuid
             self.object = object
+            self.medication = nil
             self.allowed = allowed
         }
 
-        /// The object as people read it: "Glasses prescription, issued 2025-03-01, expires 2027-03-01 (from Optician)".
-        public var summary: String { ObjectAuthorizationSheet.summary(of: object) }
+        public init(medication: HKUserAnnotatedMedication, uuid: UUID, allowed: Bool) {
+            self.uuid = uuid
+            self.object = nil
+            self.medication = medication
+            self.allowed = allowed
+        }
+
+        /// The object as people read it: "Glasses prescription, issued 2025-03-01, expires 2027-03-01 (from Optician)",
+        /// "Ibuprofen (“Headache pills”), tablet".
+        public var summary: String {
+            if let object { return ObjectAuthorizationSheet.summary(of: object) }
+            return medication?.summary ?? uuid.uuidString
+        }
     }
 
     public init(app: AppManifest, typeIdentifier: String, objects: [Candidate]) {

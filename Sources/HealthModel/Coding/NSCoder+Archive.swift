@@ -17,6 +17,7 @@ extension NSCoder {
             HKCDADocument.self, HKFHIRResource.self, HKFHIRVersion.self, HKVerifiableClinicalRecordSubject.self,
             HKDeletedObject.self, HKBiologicalSexObject.self, HKBloodTypeObject.self, HKFitzpatrickSkinTypeObject.self,
             HKWheelchairUseObject.self, HKActivityMoveModeObject.self, CLLocation.self,
+            HKHealthConceptIdentifier.self, HKClinicalCoding.self, HKMedicationConcept.self, HKUserAnnotatedMedication.self,
         ]
     }
 

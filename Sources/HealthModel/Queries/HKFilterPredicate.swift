@@ -21,6 +21,9 @@ final class HKFilterPredicate: NSPredicate {
         if let summary = object as? HKActivitySummary {
             return summary.day.map { (try? filter.matches(summaryOf: $0)) ?? false } ?? false
         }
+        if let medication = object as? HKUserAnnotatedMedication {
+            return (try? filter.matches(medication: medication)) ?? false
+        }
         guard let object = object as? HKObject else { return false }
         return (try? filter.matches(object)) ?? false
     }

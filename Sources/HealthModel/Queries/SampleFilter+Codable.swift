@@ -52,6 +52,25 @@ extension SampleFilter: Codable {
         case .stateOfMindAssociation(let raw):
             try c.encode("stateOfMindAssociation", forKey: .kind)
             try c.encode(raw, forKey: .value)
+        case .doseStatuses(let raws):
+            try c.encode("doseStatuses", forKey: .kind)
+            try c.encode(raws.sorted(), forKey: .values)
+        case .doseScheduledDates(let dates):
+            try c.encode("doseScheduledDates", forKey: .kind)
+            try c.encode(dates.map(\.timeIntervalSinceReferenceDate).sorted(), forKey: .values)
+        case .doseScheduledRange(let start, let end):
+            try c.encode("doseScheduledRange", forKey: .kind)
+            try c.encode(start?.timeIntervalSinceReferenceDate, forKey: .start)
+            try c.encode(end?.timeIntervalSinceReferenceDate, forKey: .end)
+        case .doseMedications(let identifiers):
+            try c.encode("doseMedications", forKey: .kind)
+            try c.encode(identifiers.sorted(), forKey: .values)
+        case .medicationArchived(let archived):
+            try c.encode("medicationArchived", forKey: .kind)
+            try c.encode(archived, forKey: .value)
+        case .medicationHasSchedule(let scheduled):
+            try c.encode("medicationHasSchedule", forKey: .kind)
+            try c.encode(scheduled, forKey: .value)
         case .uuids(let uuids):
             try c.encode("uuids", forKey: .kind)
             try c.encode(uuids.map(\.uuidString).sorted(), forKey: .uuids)
@@ -184,6 +203,22 @@ extension SampleFilter: Codable {
             self = .stateOfMindLabel(try c.decode(Int.self, forKey: .value))
         case "stateOfMindAssociation":
             self = .stateOfMindAssociation(try c.decode(Int.self, forKey: .value))
+        case "doseStatuses":
+            self = .doseStatuses(Set(try c.decode([Int].self, forKey: .values)))
+        case "doseScheduledDates":
+            let times = try c.decode([Double].self, forKey: .values)
+            guard times.allSatisfy(\.isFinite) else {
+                throw DecodingError.dataCorruptedError(forKey: .values, in: c, debugDescription: "a date must be finite")
+            }
+            self = .doseScheduledDates(Set(times.map { Date(timeIntervalSinceReferenceDate: $0) }))
+        case "doseScheduledRange":
+            self = .doseScheduledRange(start: try c.nullableDate(.start), end: try c.nullableDate(.end))
+        case "doseMedications":
+            self = .doseMedications(try c.strings(.values))
+        case "medicationArchived":
+            self = .medicationArchived(try c.decode(Bool.self, forKey: .value))
+        case "medicationHasSchedule":
+            self = .medicationHasSchedule(try c.decode(Bool.self, forKey: .value))
         case "uuids":
             self = .uuids(Set(try c.decode([UUID].self, forKey: .uuids)))
         case "sources":

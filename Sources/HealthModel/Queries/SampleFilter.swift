@@ -16,6 +16,19 @@ package indirect enum SampleFilter: Sendable, Hashable {
     case stateOfMindKind(Int)
     case stateOfMindLabel(Int)
     case stateOfMindAssociation(Int)
+    /// Medication dose events with one of these log statuses (raw values of `HKMedicationDoseEvent.LogStatus`).
+    case doseStatuses(Set<Int>)
+    /// Medication dose events scheduled at exactly one of these moments.
+    case doseScheduledDates(Set<Date>)
+    /// Medication dose events scheduled from `start` (included) to `end` (excluded); a `nil` bound is open. Doses taken as
+    /// needed have no scheduled date and never match.
+    case doseScheduledRange(start: Date?, end: Date?)
+    /// Medication dose events of one of these medications (their concepts' identifiers).
+    case doseMedications(Set<String>)
+    /// Medications the person archived (or not), or gave a schedule (or not). Not sample filters: they apply only to
+    /// `HKUserAnnotatedMedicationQuery`, and a sample query given one is an error.
+    case medicationArchived(Bool)
+    case medicationHasSchedule(Bool)
     case uuids(Set<UUID>)
     /// Objects saved by any of these apps.
     case sources(Set<String>)
@@ -123,6 +136,17 @@ package indirect enum SampleFilter: Sendable, Hashable {
             return (object as? HKStateOfMind)?.labels.contains { $0.rawValue == raw } ?? false
         case .stateOfMindAssociation(let raw):
             return (object as? HKStateOfMind)?.associations.contains { $0.rawValue == raw } ?? false
+        case .doseStatuses(let raws):
+            return (object as? HKMedicationDoseEvent).map { raws.contains($0.logStatus.rawValue) } ?? false
+        case .doseScheduledDates(let dates):
+            return (object as? HKMedicationDoseEvent)?.scheduledDate.map(dates.contains) ?? false
+        case .doseScheduledRange(let start, let end):
+            guard let scheduled = (object as? HKMedicationDoseEvent)?.scheduledDate else { return false }
+            return (start.map { scheduled >= $0 } ?? true) && (end.map { scheduled < $0 } ?? true)
+        case .doseMedications(let identifiers):
+            return (object as? HKMedicationDoseEvent).map { identifiers.contains($0.medicationConceptIdentifier.underlyingIdentifier) } ?? false
+        case .medicationArchived, .medicationHasSchedule:
+            return false
         case .dateCompare(let field, let op, let date):
             guard let sample = object as? HKSample else { return false }
             return op.compare(field == .startDate ? sample.startDate : sample.endDate, date)
@@ -268,6 +292,27 @@ package indirect enum SampleFilter: Sendable, Hashable {
         default: statistics.averageQuantity()
         }
     }
+
+    /// Whether a medication the person tracks satisfies the filter: the archived and schedule conditions and their
+    /// compounds; any other condition is `HKError(.errorInvalidArgument)`, as the store's query answers.
+    package func matches(medication: HKUserAnnotatedMedication) throws -> Bool {
+        switch self {
+        case .medicationArchived(let archived): return medication.isArchived == archived
+        case .medicationHasSchedule(let scheduled): return medication.hasSchedule == scheduled
+        case .and(let filters):
+            for filter in filters where try !filter.matches(medication: medication) { return false }
+            return true
+        case .or(let filters):
+            for filter in filters where try filter.matches(medication: medication) { return true }
+            return false
+        case .not(let filter): return try !filter.matches(medication: medication)
+        case .invalid(let message): throw HKError.invalidArgument(message)
+        default: throw Self.notAMedicationCondition
+        }
+    }
+
+    package static let notAMedicationCondition = HKError.invalidArgument(
+        "an HKUserAnnotatedMedicationQuery takes only predicateForUserAnnotatedMedications(isArchived:) and (hasSchedule:) and their compounds")
 
     /// Whether an activity summary of `day` satisfies the filter. Sample conditions never hold for a summary.
     package func matches(summaryOf day: ActivityDay) throws -> Bool {

@@ -28,3 +28,13 @@ public final class HKPrescriptionType: HKSampleType, @unchecked Sendable {
 
 /// The state of mind type, reached through ``HKObjectType/stateOfMindType()``.
 public final class HKStateOfMindType: HKSampleType, @unchecked Sendable {}
+
+/// The medication dose event type, reached through ``HKObjectType/medicationDoseEventType()``. Apps read dose events only
+/// for the medications the person shared with them, and never save them.
+public final class HKMedicationDoseEventType: HKSampleType, @unchecked Sendable {}
+
+/// The type of the medications the person tracks, reached through ``HKObjectType/userAnnotatedMedicationType()``.
+/// Reading it is authorized object by object; it is not a sample type.
+public final class HKUserAnnotatedMedicationType: HKObjectType, @unchecked Sendable {
+    public override func requiresPerObjectAuthorization() -> Bool { true }
+}

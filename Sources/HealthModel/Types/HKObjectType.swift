@@ -148,6 +148,16 @@ public class HKObjectType: NSObject, NSSecureCoding, NSCopying, @unchecked Senda
         HKStateOfMindType(identifier: HKDataTypeIdentifierStateOfMind)
     }
 
+    /// The medication dose event type (read only, for the medications the person shared).
+    public class func medicationDoseEventType() -> HKMedicationDoseEventType {
+        HKMedicationDoseEventType(identifier: HKMedicationDoseEventTypeIdentifierMedicationDoseEvent)
+    }
+
+    /// The type of the medications the person tracks (read per object).
+    public class func userAnnotatedMedicationType() -> HKUserAnnotatedMedicationType {
+        HKUserAnnotatedMedicationType(identifier: HKDataTypeIdentifierUserAnnotatedMedicationConcept)
+    }
+
     private static func otherType(_ identifier: String, kind: String) -> OtherTypeInfo? {
         guard let info = HealthCatalog.otherType(identifier), info.kind == kind else { return nil }
         return info
@@ -181,6 +191,8 @@ extension HKObjectType {
         case HKWorkoutRouteTypeIdentifier, HKDataTypeIdentifierHeartbeatSeries: return seriesType(forIdentifier: identifier)
         case HKVisionPrescriptionTypeIdentifier: return visionPrescriptionType()
         case HKDataTypeIdentifierStateOfMind: return stateOfMindType()
+        case HKMedicationDoseEventTypeIdentifierMedicationDoseEvent: return medicationDoseEventType()
+        case HKDataTypeIdentifierUserAnnotatedMedicationConcept: return userAnnotatedMedicationType()
         case HKActivitySummaryType.typeIdentifier: return activitySummaryType()
         case HKAudiogramSampleType.typeIdentifier: return audiogramSampleType()
         case HKElectrocardiogramType.typeIdentifier: return electrocardiogramType()

@@ -65,4 +65,16 @@ extension HealthAPIService {
             return (.ok(.init(body: .json(.init(summaries: summaries.map(WireActivitySummary.wire))))), [type: summaries.count])
         }
     }
+
+    /// `HKUserAnnotatedMedicationQuery`'s results: the medications the person shared with the app that match, in the order
+    /// they were added.
+    func queryMedications(_ input: Operations.QueryMedications.Input) async throws -> Operations.QueryMedications.Output {
+        let query = switch input.body { case .json(let body): body }   // the only content type; others are 415 before here
+        let filter = try query.predicate.map { try Self.filter($0, at: "/predicate") }
+        let type = HKObjectType.userAnnotatedMedicationType().identifier
+        return try await logged("query", attempted: [type: 0]) { store in
+            let medications = try await store.backend().userAnnotatedMedications(matching: filter, limit: query.limit)
+            return (.ok(.init(body: .json(.init(medications: medications.map(WireMedication.wire))))), [type: medications.count])
+        }
+    }
 }

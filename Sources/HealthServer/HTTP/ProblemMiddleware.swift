@@ -15,7 +15,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            return Self.response(for: problem(error, request: request))
+            var response = Self.response(for: problem(error, request: request))
+            // A parked route's connection closes after its answer, a refusal too: said, so the client does not reuse it.
+            if request.method == .post, parkedPaths.contains(request.uri.path) { response.headers[.connection] = "close" }
+            return response
         }
     }
 

@@ -3,8 +3,9 @@ import HealthAPI
 import Hummingbird
 import OpenAPIRuntime
 
-/// The routes whose answer waits for the person on a sheet the daemon holds (``ParkedPresenter``).
-private let parkedPaths: Set<String> = ["/v1/authorization/requests", "/v1/authorization/object-requests", "/v1/queries/verifiable-records"]
+/// The routes whose answer waits for the person on a sheet the daemon holds (``ParkedPresenter``). Their connection closes
+/// after the answer, whatever it is (``ProblemMiddleware`` says so on a refusal too).
+let parkedPaths: Set<String> = ["/v1/authorization/requests", "/v1/authorization/object-requests", "/v1/queries/verifiable-records"]
 
 /// The request body: refused over `maximumBytes` (413, before any of it is decoded), whether it declares its length or
 /// streams in chunks; within the limit, collected so the handler reads it whole, and kept to name the field of a date

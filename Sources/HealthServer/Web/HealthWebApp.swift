@@ -87,6 +87,8 @@ enum TypeNames {
         if identifier == "HKDataTypeIdentifierHeartbeatSeries" { return "Heartbeat Series" }
         if identifier == HKDataTypeIdentifierStateOfMind { return "State of Mind" }
         if identifier == HKVisionPrescriptionTypeIdentifier { return "Vision Prescription" }
+        if identifier == HKDataTypeIdentifierUserAnnotatedMedicationConcept { return "Medication" }
+        if identifier == HKMedicationDoseEventTypeIdentifierMedicationDoseEvent { return "Medication Doses" }
         var name = identifier
         for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier", "HKCharacteristicTypeIdentifier",
                        "HKClinicalTypeIdentifier", "HKDocumentTypeIdentifier", "HKDataTypeIdentifier", "HKWorkoutTypeIdentifier",

@@ -16,6 +16,26 @@ extension AuthorizationService {
     package func requestPerObjectReadAuthorization(
         app manifest: AppManifest, type: HKObjectType, candidates: [HKSample], presenter: any HKAuthorizationPresenter
     ) async throws {
+        try await requestPerObjectReadAuthorization(app: manifest, type: type, presenter: presenter, listing: candidates.map { object in
+            (object.uuid, { ObjectAuthorizationSheet.Candidate(object: object, allowed: $0) },
+             object.sourceRevision.source.bundleIdentifier == manifest.bundleIdentifier)
+        })
+    }
+
+    /// The same for the medications the person tracks, which no app saves: none is readable without the person's choice.
+    package func requestPerObjectReadAuthorization(
+        app manifest: AppManifest, medications: [SampleStore.TrackedMedication], presenter: any HKAuthorizationPresenter
+    ) async throws {
+        try await requestPerObjectReadAuthorization(
+            app: manifest, type: HKObjectType.userAnnotatedMedicationType(), presenter: presenter, listing: medications.map { tracked in
+                (tracked.uuid, { ObjectAuthorizationSheet.Candidate(medication: tracked.medication, uuid: tracked.uuid, allowed: $0) }, false)
+            })
+    }
+
+    private func requestPerObjectReadAuthorization(
+        app manifest: AppManifest, type: HKObjectType, presenter: any HKAuthorizationPresenter,
+        listing: [(uuid: UUID, candidate: (Bool) -> ObjectAuthorizationSheet.Candidate, own: Bool)]
+    ) async throws {
         try Self.checkPerObject(type)
         guard !(manifest.shareUsageDescription ?? "").isEmpty else {
             throw HKError.invalidArgument(
@@ -25,14 +45,18 @@ extension AuthorizationService {
         if try isGuestMode() { return }
         let app = manifest.bundleIdentifier
         let choices = try objectReadChoices(app: app, type: type.identifier)
-        let sheet = ObjectAuthorizationSheet(app: manifest, typeIdentifier: type.identifier, objects: candidates.map { object in
-            .init(object: object, allowed: choices[object.uuid] ?? (object.sourceRevision.source.bundleIdentifier == app))
+        let sheet = ObjectAuthorizationSheet(app: manifest, typeIdentifier: type.identifier, objects: listing.map { item in
+            item.candidate(choices[item.uuid] ?? item.own)
         })
         switch await presenter.present(sheet) {
         case .dismissed:
             throw HKError(.errorUserCanceled, "the person closed the sheet without choosing which objects the app may read")
         case .allow(let chosen):
-            try recordObjectReadGrants(app: app, type: type.identifier, listed: Set(candidates.map(\.uuid)), allowed: chosen)
+            try recordObjectReadGrants(app: app, type: type.identifier, listed: Set(listing.map(\.uuid)), allowed: chosen)
+        }
+        if type.identifier == HKDataTypeIdentifierUserAnnotatedMedicationConcept {
+            // The app's dose events change with what it may read: its queries hear of it.
+            StoreChanges.for(database.directory).post([HKMedicationDoseEventTypeIdentifierMedicationDoseEvent])
         }
     }
 
@@ -77,21 +101,26 @@ extension AuthorizationService {
         }
     }
 
-    /// Stops `app` reading object `uuid` of `type` (one it was given, or one it saved), as the person does under Sources;
-    /// false when it could not read it already.
+    /// Stops `app` reading object `uuid` — a vision prescription it was given or saved, or a medication the person shared
+    /// with it (its dose events go with it) — as the person does under Sources; false when it could not read it already.
     @discardableResult
-    package func withdrawObjectReadGrant(app: String, uuid: UUID, type: String = HKVisionPrescriptionTypeIdentifier) throws -> Bool {
-        try database.write { db in
+    package func withdrawObjectReadGrant(app: String, uuid: UUID) throws -> Bool {
+        let withdrawn = try database.write { db -> String? in
+            let isMedication = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM medication WHERE uuid = ?)", arguments: [uuid.uuidString])!
+            let type = isMedication ? HKDataTypeIdentifierUserAnnotatedMedicationConcept : HKVisionPrescriptionTypeIdentifier
             let choice = try Bool.fetchOne(db, sql: "SELECT allowed FROM objectReadGrant WHERE app = ? AND uuid = ?", arguments: [app, uuid.uuidString])
-            let saved = try Bool.fetchOne(db, sql: """
+            let saved = try !isMedication && Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM sample JOIN source ON source.id = sample.sourceId WHERE sample.uuid = ? AND source.bundleIdentifier = ?)
-                """, arguments: [uuid.uuidString, app]) ?? false
-            guard choice ?? saved else { return false }
+                """, arguments: [uuid.uuidString, app])!
+            guard choice ?? saved else { return nil }
             try db.execute(sql: """
                 INSERT INTO objectReadGrant (app, uuid, typeCode, grantedAt, allowed) VALUES (?, ?, ?, ?, 0)
                 ON CONFLICT (app, uuid) DO UPDATE SET allowed = 0, grantedAt = excluded.grantedAt
                 """, arguments: [app, uuid.uuidString, SampleTypeCode.code(type), Date().timeIntervalSince1970])
-            return true
+            return isMedication ? HKMedicationDoseEventTypeIdentifierMedicationDoseEvent : HKVisionPrescriptionTypeIdentifier
         }
+        guard let withdrawn else { return false }
+        StoreChanges.for(database.directory).post([withdrawn])
+        return true
     }
 }

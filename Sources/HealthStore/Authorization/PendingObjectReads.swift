@@ -28,7 +28,7 @@ package struct PendingObjectReads: Sendable {
     /// Parks `sheet`; returns its id.
     package func park(_ sheet: ObjectAuthorizationSheet, now: Date = Date()) throws -> String {
         let id = AppRegistrations.random(bytes: 12)
-        let candidates = sheet.objects.map { Candidate(uuid: $0.object.uuid, allowed: $0.allowed) }
+        let candidates = sheet.objects.map { Candidate(uuid: $0.uuid, allowed: $0.allowed) }
         try database.write { db in
             try db.execute(sql: """
                 INSERT INTO objectAuthorizationRequest (id, manifest, typeIdentifier, candidates, state, createdAt) VALUES (?, ?, ?, ?, 'pending', ?)
@@ -78,6 +78,11 @@ package struct PendingObjectReads: Sendable {
                 let found = try samples.samples(ofType: type, matching: .uuids(Set(candidates.map(\.uuid))), visibleTo: AuthorizationService.personReader)
                 let byUUID = Dictionary(found.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
                 objects = candidates.compactMap { candidate in byUUID[candidate.uuid].map { .init(object: $0, allowed: candidate.allowed) } }
+            } else if typeIdentifier == HKDataTypeIdentifierUserAnnotatedMedicationConcept, !candidates.isEmpty {
+                let found = try samples.medications(uuids: candidates.map(\.uuid))
+                objects = candidates.compactMap { candidate in
+                    found[candidate.uuid].map { .init(medication: $0, uuid: candidate.uuid, allowed: candidate.allowed) }
+                }
             }
             return Request(id: row["id"], sheet: ObjectAuthorizationSheet(app: manifest, typeIdentifier: typeIdentifier, objects: objects),
                            createdAt: Date(timeIntervalSince1970: row["createdAt"]))

@@ -249,6 +249,18 @@ extension HealthDatabase {
         CREATE TABLE "objectAuthorizationRequest" ("id" TEXT PRIMARY KEY NOT NULL, "manifest" BLOB NOT NULL, "typeIdentifier" TEXT NOT NULL, "candidates" TEXT NOT NULL, "state" TEXT NOT NULL, "allowed" TEXT, "createdAt" DOUBLE NOT NULL, "answeredAt" DOUBLE)
         """#,
         #"""
+        CREATE TABLE "medication" ("uuid" TEXT PRIMARY KEY NOT NULL, "conceptId" TEXT NOT NULL UNIQUE, "displayText" TEXT NOT NULL, "generalForm" TEXT NOT NULL, "codings" TEXT NOT NULL, "nickname" TEXT, "isArchived" BOOLEAN NOT NULL, "hasSchedule" BOOLEAN NOT NULL, "addedAt" DOUBLE NOT NULL)
+        """#,
+        #"""
+        CREATE TABLE "medicationDoseEvent" ("sampleId" INTEGER PRIMARY KEY REFERENCES "sample"("id") ON DELETE CASCADE, "conceptId" TEXT NOT NULL, "scheduleType" INTEGER NOT NULL, "scheduledDate" DOUBLE, "scheduledDose" DOUBLE, "dose" DOUBLE, "logStatus" INTEGER NOT NULL, "unit" TEXT NOT NULL)
+        """#,
+        #"""
+        CREATE INDEX "medicationDoseEvent_on_conceptId" ON "medicationDoseEvent"("conceptId")
+        """#,
+        #"""
+        CREATE TABLE "deletedDoseEvent" ("deletedId" INTEGER PRIMARY KEY REFERENCES "deletedObject"("id") ON DELETE CASCADE, "medicationUUID" TEXT NOT NULL)
+        """#,
+        #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
         """#,
     ]

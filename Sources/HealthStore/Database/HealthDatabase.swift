@@ -1064,6 +1064,39 @@ package final class HealthDatabase: Sendable {
                 t.add(column: "allowed", .boolean).notNull().defaults(to: true)
             }
         }
+        migrator.registerMigration("v39: medications") { db in
+            // The medications the person tracks (HKUserAnnotatedMedication): one row per concept, with the UUID that
+            // per-object grants (`objectReadGrant`) name it by, its codings as JSON (HKClinicalCoding.Stored).
+            try db.create(table: "medication") { t in
+                t.primaryKey("uuid", .text)
+                t.column("conceptId", .text).notNull().unique()
+                t.column("displayText", .text).notNull()
+                t.column("generalForm", .text).notNull()
+                t.column("codings", .text).notNull()
+                t.column("nickname", .text)
+                t.column("isArchived", .boolean).notNull()
+                t.column("hasSchedule", .boolean).notNull()
+                t.column("addedAt", .double).notNull()
+            }
+            // A dose event is a sample of kind 13 at the moment it was logged; here what it says. An app sees it exactly
+            // when it may read its medication.
+            try db.create(table: "medicationDoseEvent") { t in
+                t.primaryKey("sampleId", .integer).references("sample", onDelete: .cascade)
+                t.column("conceptId", .text).notNull().indexed()
+                t.column("scheduleType", .integer).notNull()
+                t.column("scheduledDate", .double)
+                t.column("scheduledDose", .double)
+                t.column("dose", .double)
+                t.column("logStatus", .integer).notNull()
+                t.column("unit", .text).notNull()
+            }
+            // Who may hear of a deleted dose event: the apps that may read its medication, by the medication's UUID (its
+            // grants outlive the medication, as tombstones outlive samples).
+            try db.create(table: "deletedDoseEvent") { t in
+                t.primaryKey("deletedId", .integer).references("deletedObject", onDelete: .cascade)
+                t.column("medicationUUID", .text).notNull()
+            }
+        }
         return migrator
     }()
 }

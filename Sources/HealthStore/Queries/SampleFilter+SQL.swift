@@ -146,6 +146,20 @@ extension SampleFilter {
             throw Self.unwrappedActivityCondition
         case .workoutsWithActivity(let filter):
             return "sample.id IN (SELECT workoutId FROM workoutActivity WHERE \(try filter.activitySQL()))"
+        case .doseStatuses(let raws):
+            return "sample.id IN (SELECT sampleId FROM medicationDoseEvent WHERE logStatus IN \(raws.sorted()))"
+        case .doseScheduledDates(let dates):
+            return "sample.id IN (SELECT sampleId FROM medicationDoseEvent WHERE scheduledDate IN \(dates.map(\.timeIntervalSinceReferenceDate).sorted()))"
+        case .doseScheduledRange(let start, let end):
+            var parts: [SQL] = ["scheduledDate IS NOT NULL"]
+            if let start { parts.append("scheduledDate >= \(start.timeIntervalSinceReferenceDate)") }
+            if let end { parts.append("scheduledDate < \(end.timeIntervalSinceReferenceDate)") }
+            return "sample.id IN (SELECT sampleId FROM medicationDoseEvent WHERE \(Self.all(parts)))"
+        case .doseMedications(let identifiers):
+            return "sample.id IN (SELECT sampleId FROM medicationDoseEvent WHERE conceptId IN \(identifiers.sorted()))"
+        case .medicationArchived, .medicationHasSchedule:
+            throw HKError.invalidArgument(
+                "a medication predicate (predicateForUserAnnotatedMedications) selects medications for HKUserAnnotatedMedicationQuery, not samples")
         case .activitySummaryDays:
             throw HKError.invalidArgument(
                 "an activity summary predicate (predicateForActivitySummary, predicate(forActivitySummariesBetweenStart:end:)) cannot select samples")
@@ -213,6 +227,19 @@ extension SampleFilter {
         default:
             throw HKError.invalidArgument(
                 "a verifiable clinical record query takes only predicateForVerifiableClinicalRecords(withRelevantDateWithin:) and its compounds")
+        }
+    }
+
+    /// The filter as an SQL condition on the `medication` table: the archived and schedule conditions and their compounds.
+    package func medicationSQL() throws -> SQL {
+        switch self {
+        case .medicationArchived(let archived): return "medication.isArchived = \(archived)"
+        case .medicationHasSchedule(let scheduled): return "medication.hasSchedule = \(scheduled)"
+        case .and(let filters): return Self.all(try filters.map { try $0.medicationSQL() })
+        case .or(let filters): return Self.any(try filters.map { try $0.medicationSQL() })
+        case .not(let filter): return "NOT (\(try filter.medicationSQL()))"
+        case .invalid(let message): throw HKError.invalidArgument(message)
+        default: throw Self.notAMedicationCondition
         }
     }
 

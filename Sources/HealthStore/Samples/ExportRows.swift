@@ -367,7 +367,7 @@ package struct ExportRows: Sendable {
             case .visionPrescription:
                 value = .visionPrescription(try SampleStore.prescription(sampleId: id, start: begins, end: ends, uuid: uuid, metadata: values(),
                                                                          revision: revision(), device: device?.device, in: db))
-            case .document, .clinicalRecord, .route, .heartbeatSeries, .electrocardiogram:
+            case .document, .clinicalRecord, .route, .heartbeatSeries, .electrocardiogram, .medicationDoseEvent:
                 throw HKError(.errorDatabaseInaccessible, "a \(row.type) sample is not a Record of an export")
             }
             return ExportSample(uuid: uuid, type: row.type, value: value, startDate: begins, endDate: ends,

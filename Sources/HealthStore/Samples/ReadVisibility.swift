@@ -16,6 +16,10 @@ package struct ReadVisibility: Sendable {
     /// per-object choices (`objectReadGrant`, by UUID — so the tombstone of a granted object stays visible) decide, and
     /// without one, whether it saved the object.
     var perObjectApp: String? = nil
+    /// For medication dose events, which no app saves: the reading app, which sees a dose event exactly when the person
+    /// lets it read the event's medication (`objectReadGrant` on the medication's UUID) — a deleted one's too, by the
+    /// medication's UUID kept with its tombstone (`deletedDoseEvent`; grants outlive a removed medication).
+    var doseEventApp: String? = nil
 
     /// The SQL condition on `sample` (aliased as given) that keeps the visible rows. For tombstones
     /// (`deletedObject`) of correlations, the member types kept with the tombstone decide, as for the living.
@@ -25,6 +29,15 @@ package struct ReadVisibility: Sendable {
             return """
                 COALESCE((SELECT objectGrant.allowed FROM objectReadGrant AS objectGrant WHERE objectGrant.app = \(perObjectApp)
                           AND objectGrant.uuid = \(sql: alias).uuid), \(own))
+                """
+        }
+        if let doseEventApp {
+            let medication: SQL = tombstones
+                ? "(SELECT medicationUUID FROM deletedDoseEvent WHERE deletedId = \(sql: alias).id)"
+                : "(SELECT medication.uuid FROM medicationDoseEvent JOIN medication USING (conceptId) WHERE sampleId = \(sql: alias).id)"
+            return """
+                COALESCE((SELECT objectGrant.allowed FROM objectReadGrant AS objectGrant WHERE objectGrant.app = \(doseEventApp)
+                          AND objectGrant.uuid = \(medication)), 0)
                 """
         }
         if let readableMemberTypes, tombstones {

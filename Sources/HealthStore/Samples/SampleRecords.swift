@@ -17,6 +17,7 @@ enum SampleKind: Int, Codable {
     case scoredAssessment = 10
     case audiogram = 11
     case visionPrescription = 12
+    case medicationDoseEvent = 13
 }
 
 /// A row of `sample`: one saved sample. Quantities keep both the SI-base value (for statistics in SQL)

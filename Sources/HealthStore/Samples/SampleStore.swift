@@ -101,6 +101,9 @@ package struct SampleStore: Sendable {
                 // Checked whole by their initializers (which throw or stop the program, as HealthKit's raise) and by their
                 // archives' decoding, as category samples are.
                 types.insert(sample.sampleType)
+            case let dose as HKMedicationDoseEvent:
+                throw HKError(.errorAuthorizationDenied,
+                              "medication dose events are read-only: the person logs them in the Health app (\(dose.uuid))")
             case let series as HKHeartbeatSeriesSample:
                 guard series.beats != nil else {
                     throw HKError.invalidArgument("heartbeat series \(series.uuid) carries no beats; build it with HKHeartbeatSeriesBuilder")
@@ -202,6 +205,9 @@ package struct SampleStore: Sendable {
         case let prescription as HKVisionPrescription:
             kind = .visionPrescription
             value = Double(prescription.prescriptionType.rawValue)
+        case let dose as HKMedicationDoseEvent:
+            kind = .medicationDoseEvent
+            value = Double(dose.logStatus.rawValue)
         default:
             break
         }
@@ -248,6 +254,9 @@ package struct SampleStore: Sendable {
         }
         if let prescription = sample as? HKVisionPrescription {
             try SampleStore.insertPrescription(prescription, sampleId: sampleId, in: db)
+        }
+        if let dose = sample as? HKMedicationDoseEvent {
+            try SampleStore.insertDoseEvent(dose, sampleId: sampleId, in: db)
         }
         if let document = (sample as? HKCDADocumentSample)?.document, let data = document.documentData {
             try db.execute(sql: """
@@ -366,6 +375,12 @@ package struct SampleStore: Sendable {
             """, arguments: [row.uuid, row.type, row.sourceId, time,
                              sync.first { $0.key == HKMetadataKeySyncIdentifier }?.text,
                              sync.first { $0.key == HKMetadataKeySyncVersion }?.integer])
+        if row.kind == .medicationDoseEvent {
+            try db.execute(sql: """
+                INSERT INTO deletedDoseEvent (deletedId, medicationUUID)
+                SELECT ?, medication.uuid FROM medicationDoseEvent JOIN medication USING (conceptId) WHERE sampleId = ?
+                """, arguments: [db.lastInsertedRowID, row.id])
+        }
         if row.kind == .correlation {
             // Who may hear of the deletion: the readers of the member types the correlation was saved with.
             try db.execute(sql: """
@@ -452,6 +467,9 @@ package struct SampleStore: Sendable {
         if app != AuthorizationService.personReader, HKObjectType.type(forIdentifier: type)?.requiresPerObjectAuthorization() == true {
             return ReadVisibility(ownSourceId: own, canReadOthers: false, perObjectApp: app)
         }
+        if app != AuthorizationService.personReader, type == HKMedicationDoseEventTypeIdentifierMedicationDoseEvent {
+            return ReadVisibility(ownSourceId: nil, canReadOthers: false, doseEventApp: app)
+        }
         return ReadVisibility(ownSourceId: own, canReadOthers: try canRead(type))
     }
 
@@ -528,6 +546,9 @@ package struct SampleStore: Sendable {
             case (.visionPrescription, is HKPrescriptionType):
                 return try SampleStore.prescription(sampleId: id, start: start, end: end, uuid: uuid, metadata: metadata, revision: revision,
                                                     device: device, in: db)
+            case (.medicationDoseEvent, is HKMedicationDoseEventType):
+                return try SampleStore.doseEvent(sampleId: id, start: start, end: end, uuid: uuid, metadata: metadata, revision: revision,
+                                                 device: device, in: db)
             case (.route, is HKSeriesType):
                 return HKWorkoutRoute(count: row.count, start: start, end: end, uuid: uuid, metadata: metadata, sourceRevision: revision,
                                       device: device)

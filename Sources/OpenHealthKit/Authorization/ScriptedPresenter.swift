@@ -92,7 +92,7 @@ public final class ScriptedPresenter: HKAuthorizationPresenter {
     public func present(_ sheet: ObjectAuthorizationSheet) async -> ObjectAuthorizationSheet.Response {
         objectsShown.withLock { $0.append(sheet) }
         if script.dismiss { return .dismissed }
-        return .allow((script.readObjects ?? script.default) == .allow ? Set(sheet.objects.map(\.object.uuid)) : [])
+        return .allow((script.readObjects ?? script.default) == .allow ? Set(sheet.objects.map(\.uuid)) : [])
     }
 
     public func present(_ sheet: RecordSharingSheet) async -> RecordSharingSheet.Response {

@@ -80,7 +80,7 @@ public struct TerminalPresenter: HKAuthorizationPresenter {
         for candidate in sheet.objects {
             write("  \(candidate.summary)\(candidate.allowed ? " — it may read this now" : "")\n")
             guard let yes = ask("Allow \(sheet.app.name) to read it?") else { return .dismissed }
-            if yes { allowed.insert(candidate.object.uuid) }
+            if yes { allowed.insert(candidate.uuid) }
         }
         return .allow(allowed)
     }
@@ -106,6 +106,7 @@ public struct TerminalPresenter: HKAuthorizationPresenter {
     public static func displayName(_ identifier: String) -> String {
         if identifier == HKWorkoutRouteTypeIdentifier { return "Workout Routes" }
         if identifier == HKVisionPrescriptionTypeIdentifier { return "Vision Prescription" }
+        if identifier == HKDataTypeIdentifierUserAnnotatedMedicationConcept { return "Medication" }
         var name = identifier
         for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCharacteristicTypeIdentifier",
                        "HKCorrelationTypeIdentifier", "HKClinicalTypeIdentifier", "HKDocumentTypeIdentifier",

@@ -24,6 +24,11 @@ package struct EmbeddedBackend: HealthBackend {
 
     package func requestPerObjectReadAuthorization(for type: HKObjectType, matching filter: SampleFilter?) async throws {
         try AuthorizationService.checkPerObject(type)
+        if type is HKUserAnnotatedMedicationType {
+            // Every medication the person tracks that matches; none is the app's own.
+            let medications = try samples.medications(matching: filter, visibleTo: AuthorizationService.personReader)
+            return try await samples.authorization.requestPerObjectReadAuthorization(app: app, medications: medications, presenter: presenter)
+        }
         guard let sampleType = type as? HKSampleType else { throw HKError.invalidArgument("\(type.identifier) is not a sample type") }
         // The person sees every matching object, whoever saved it (the app's own too: the person may turn them off).
         let candidates = try samples.samples(ofType: sampleType, matching: filter, visibleTo: AuthorizationService.personReader)
@@ -134,6 +139,10 @@ package struct EmbeddedBackend: HealthBackend {
 
     package func sources(of type: HKSampleType, matching filter: SampleFilter?) async throws -> [HKSource] {
         try samples.sources(ofType: type, matching: filter, visibleTo: app.bundleIdentifier)
+    }
+
+    package func userAnnotatedMedications(matching filter: SampleFilter?, limit: Int?) async throws -> [HKUserAnnotatedMedication] {
+        try samples.medications(matching: filter, visibleTo: app.bundleIdentifier, limit: limit).map(\.medication)
     }
 
     package func activitySummaries(matching filter: SampleFilter?) async throws -> [HKActivitySummary] {

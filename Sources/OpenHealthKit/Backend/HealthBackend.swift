@@ -50,6 +50,9 @@ package protocol HealthBackend: Sendable {
     /// The person's activity summaries that match `filter` (activity summary predicates only), in day order: none when
     /// the app may not read them.
     func activitySummaries(matching filter: SampleFilter?) async throws -> [HKActivitySummary]
+    /// The medications the person tracks that the app may read and that match (archived and schedule conditions), in the
+    /// order they were added, at most `limit`.
+    func userAnnotatedMedications(matching filter: SampleFilter?, limit: Int?) async throws -> [HKUserAnnotatedMedication]
     /// A characteristic as stored (`yyyy-MM-dd` for the date of birth, the enum's raw value otherwise); nil when not
     /// entered or when the app may not read it, which look the same. Synchronous, as HealthKit's characteristic calls are.
     func characteristic(_ type: HKCharacteristicTypeIdentifier) throws -> String?

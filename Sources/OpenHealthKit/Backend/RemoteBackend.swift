@@ -124,6 +124,10 @@ package struct RemoteBackend: HealthBackend {
 
     /// An object as the API's sample, or `errorInvalidArgument` for the kinds the API does not carry yet.
     private func wire(_ object: HKObject) throws -> Components.Schemas.Sample {
+        if let dose = object as? HKMedicationDoseEvent {
+            // Read-only for every app, as the embedded store answers: no need to ask the daemon.
+            throw HKError(.errorAuthorizationDenied, "medication dose events are read-only: the person logs them in the Health app (\(dose.uuid))")
+        }
         guard let sample = object as? HKSample, WireSample.canCarry(sample) else {
             throw HKError.invalidArgument("\(type(of: object)) objects cannot be saved through the health daemon yet (quantity, category, workout, correlation and CDA document samples can)")
         }
@@ -320,6 +324,12 @@ package struct RemoteBackend: HealthBackend {
         let query = Components.Schemas.SourceQuery(_type: type.identifier, predicate: try filter.map(WirePredicate.wire))
         let list = try await call { try await client.querySources(body: .json(query)).ok.body.json }
         return list.sources.map { HKSource(name: $0.name, bundleIdentifier: $0.bundleIdentifier) }
+    }
+
+    package func userAnnotatedMedications(matching filter: SampleFilter?, limit: Int?) async throws -> [HKUserAnnotatedMedication] {
+        let query = Components.Schemas.MedicationQuery(predicate: try filter.map(WirePredicate.wire), limit: limit)
+        let list = try await call { try await client.queryMedications(body: .json(query)).ok.body.json }
+        do { return try WireMedication.stored(list.medications) } catch let error as WireFieldError { throw unreadable(error.field, error.message) }
     }
 
     package func activitySummaries(matching filter: SampleFilter?) async throws -> [HKActivitySummary] {

@@ -80,6 +80,12 @@ extension HealthPerson {
         try SampleStore(database: database).samples(ofType: type, visibleTo: app)
     }
 
+    /// The medications the person shared with `app` (and did not turn off since), in the order they were added, each with
+    /// the UUID its grant names it by.
+    package func sharedMedications(app: String) throws -> [SampleStore.TrackedMedication] {
+        try SampleStore(database: database).medications(matching: nil, visibleTo: app)
+    }
+
     /// Withdraws `app`'s permission to read object `uuid`; false when it had none.
     @discardableResult
     package func withdrawObjectReadGrant(app: String, uuid: UUID) throws -> Bool {

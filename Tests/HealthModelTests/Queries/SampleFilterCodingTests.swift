@@ -9,7 +9,8 @@ struct SampleFilterCodingTests {
     /// The cases of `SampleFilter`, each named as its JSON `"kind"`.
     enum Kind: String, CaseIterable {
         case dateRange, dateCompare, electrocardiogramClassification, electrocardiogramSymptoms, stateOfMindValence, stateOfMindKind,
-             stateOfMindLabel, stateOfMindAssociation, uuids, sources, sourceRevisions,
+             stateOfMindLabel, stateOfMindAssociation, doseStatuses, doseScheduledDates, doseScheduledRange, doseMedications,
+             medicationArchived, medicationHasSchedule, uuids, sources, sourceRevisions,
              devices, deviceProperty, metadataKeyExists, metadataValues, noCorrelation, workoutActivityType, quantity,
              categoryValue, workoutDuration, workoutStatistic, metadataCompare, correlationMember, activitySummaryDays,
              workoutAssociation, workoutEffort, relevantDate, fhirResourceType, fhirResource, activity, workoutsWithActivity, and, or, not,
@@ -28,6 +29,12 @@ struct SampleFilterCodingTests {
         case .stateOfMindKind: .stateOfMindKind
         case .stateOfMindLabel: .stateOfMindLabel
         case .stateOfMindAssociation: .stateOfMindAssociation
+        case .doseStatuses: .doseStatuses
+        case .doseScheduledDates: .doseScheduledDates
+        case .doseScheduledRange: .doseScheduledRange
+        case .doseMedications: .doseMedications
+        case .medicationArchived: .medicationArchived
+        case .medicationHasSchedule: .medicationHasSchedule
         case .uuids: .uuids
         case .sources: .sources
         case .sourceRevisions: .sourceRevisions
@@ -128,6 +135,18 @@ struct SampleFilterCodingTests {
             return [.stateOfMindKind(2)]
         case .stateOfMindLabel:
             return [.stateOfMindLabel(38)]
+        case .doseStatuses:
+            return [.doseStatuses([4]), .doseStatuses([1, 3, 6]), .doseStatuses([])]
+        case .doseScheduledDates:
+            return [.doseScheduledDates([start]), .doseScheduledDates([start, end])]
+        case .doseScheduledRange:
+            return [.doseScheduledRange(start: start, end: end), .doseScheduledRange(start: nil, end: end), .doseScheduledRange(start: start, end: nil)]
+        case .doseMedications:
+            return [.doseMedications(["1191"]), .doseMedications(["1191", "5640"])]
+        case .medicationArchived:
+            return [.medicationArchived(true), .medicationArchived(false)]
+        case .medicationHasSchedule:
+            return [.medicationHasSchedule(true), .medicationHasSchedule(false)]
         case .stateOfMindAssociation:
             return [.stateOfMindAssociation(13)]
         case .uuids:

@@ -234,6 +234,11 @@ public let HKWorkoutSortIdentifierTotalEnergyBurned = "HKWorkoutSortIdentifierTo
 public let HKWorkoutSortIdentifierTotalSwimmingStrokeCount = "totalSwimmingStrokeCount"
 public let HKWorkoutSortIdentifierTotalFlightsClimbed = "totalFlightsClimbed"
 
+// MARK: - Medication predicate key paths (enums.tsv)
+
+public let HKUserAnnotatedMedicationPredicateKeyPathIsArchived = "isArchived"
+public let HKUserAnnotatedMedicationPredicateKeyPathHasSchedule = "hasSchedule"
+
 // MARK: - Other global constants (enums.tsv)
 
 public let HKDetailedCDAValidationErrorKey = "HKDetailedCDAValidationErrorKey"
@@ -251,10 +256,10 @@ public let HKObjectQueryNoLimit: Int = 0
 // HKMedicationGeneralFormUnknown.
 // Not generated: string constants of enums.tsv outside this catalog's scope (declared elsewhere or
 // not yet needed by the model):
-// HKErrorDomain (in Errors/HKError.swift), HKHealthConceptDomainMedication,
+// HKErrorDomain (in Errors/HKError.swift),
+// HKHealthConceptDomainMedication (in Objects/HKHealthConceptIdentifier.swift, as HKHealthConceptDomain.medication),
 // HKSourceRevisionAnyVersion (in Objects/HKSourceRevision.swift),
 // HKSourceRevisionAnyProductType (in Objects/HKSourceRevision.swift),
-// HKUserAnnotatedMedicationPredicateKeyPathIsArchived, HKUserAnnotatedMedicationPredicateKeyPathHasSchedule,
 // HKVerifiableClinicalRecordSourceTypeSMARTHealthCard,
 // HKVerifiableClinicalRecordSourceTypeEUDigitalCOVIDCertificate, HKVerifiableClinicalRecordCredentialTypeCOVID19,
 // HKVerifiableClinicalRecordCredentialTypeImmunization, HKVerifiableClinicalRecordCredentialTypeLaboratory,

@@ -1204,6 +1204,8 @@ extension HealthCatalog {
         ("HKWorkoutSortIdentifierTotalEnergyBurned", HKWorkoutSortIdentifierTotalEnergyBurned),
         ("HKWorkoutSortIdentifierTotalSwimmingStrokeCount", HKWorkoutSortIdentifierTotalSwimmingStrokeCount),
         ("HKWorkoutSortIdentifierTotalFlightsClimbed", HKWorkoutSortIdentifierTotalFlightsClimbed),
+        ("HKUserAnnotatedMedicationPredicateKeyPathIsArchived", HKUserAnnotatedMedicationPredicateKeyPathIsArchived),
+        ("HKUserAnnotatedMedicationPredicateKeyPathHasSchedule", HKUserAnnotatedMedicationPredicateKeyPathHasSchedule),
         ("HKDetailedCDAValidationErrorKey", HKDetailedCDAValidationErrorKey),
         ("HKUserPreferencesDidChangeNotification", HKUserPreferencesDidChangeNotification),
     ]

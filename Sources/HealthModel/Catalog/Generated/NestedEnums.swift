@@ -215,6 +215,36 @@ extension HKPHQ9Assessment {
     }
 }
 
+extension HKMedicationDoseEvent {
+    /// HealthKit's `HKMedicationDoseEventLogStatus` (`HKMedicationDoseEvent.LogStatus` in Swift), with Apple's raw
+    /// values.
+    public enum LogStatus: Int, Sendable, CaseIterable {
+        /// `HKMedicationDoseEventLogStatusNotInteracted`
+        case notInteracted = 1
+        /// `HKMedicationDoseEventLogStatusNotificationNotSent`
+        case notificationNotSent = 2
+        /// `HKMedicationDoseEventLogStatusSnoozed`
+        case snoozed = 3
+        /// `HKMedicationDoseEventLogStatusTaken`
+        case taken = 4
+        /// `HKMedicationDoseEventLogStatusSkipped`
+        case skipped = 5
+        /// `HKMedicationDoseEventLogStatusNotLogged`
+        case notLogged = 6
+    }
+}
+
+extension HKMedicationDoseEvent {
+    /// HealthKit's `HKMedicationDoseEventScheduleType` (`HKMedicationDoseEvent.ScheduleType` in Swift), with Apple's
+    /// raw values.
+    public enum ScheduleType: Int, Sendable, CaseIterable {
+        /// `HKMedicationDoseEventScheduleTypeAsNeeded`
+        case asNeeded = 1
+        /// `HKMedicationDoseEventScheduleTypeSchedule`
+        case schedule = 2
+    }
+}
+
 /// Every constant of the nested enums above by its ObjC name (`HKStateOfMindLabelHappy`), with its raw value.
 package let nestedEnumRawValuesByName: [String: Int] = [
     "HKStateOfMindKindMomentaryEmotion": 1,
@@ -300,4 +330,12 @@ package let nestedEnumRawValuesByName: [String: Int] = [
     "HKPHQ9AssessmentRiskModerate": 3,
     "HKPHQ9AssessmentRiskModeratelySevere": 4,
     "HKPHQ9AssessmentRiskSevere": 5,
+    "HKMedicationDoseEventLogStatusNotInteracted": 1,
+    "HKMedicationDoseEventLogStatusNotificationNotSent": 2,
+    "HKMedicationDoseEventLogStatusSnoozed": 3,
+    "HKMedicationDoseEventLogStatusTaken": 4,
+    "HKMedicationDoseEventLogStatusSkipped": 5,
+    "HKMedicationDoseEventLogStatusNotLogged": 6,
+    "HKMedicationDoseEventScheduleTypeAsNeeded": 1,
+    "HKMedicationDoseEventScheduleTypeSchedule": 2,
 ]

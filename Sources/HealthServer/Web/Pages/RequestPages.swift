@@ -47,7 +47,7 @@ struct RequestPages {
         router.post("objects/:id") { _, context in
             let request = try objectRead(context)
             let form = WebForm.current
-            let offered = Set(request.sheet.objects.map(\.object.uuid))
+            let offered = Set(request.sheet.objects.map(\.uuid))
             let chosen = Set(form.all("object").compactMap(UUID.init(uuidString:))).intersection(offered)
             let response: ObjectAuthorizationSheet.Response
             switch form["action"] {
@@ -195,10 +195,10 @@ struct RequestPages {
     private func objectPage(_ request: PendingObjectReads.Request) throws -> Response {
         let sheet = request.sheet
         let rows: [HTML] = sheet.objects.map { candidate in
-            let id = "object-\(candidate.object.uuid.uuidString)"
+            let id = "object-\(candidate.uuid.uuidString)"
             return """
                 <li><label for="\(id)">\(candidate.summary)</label>\
-                <input type="checkbox" id="\(id)" name="object" value="\(candidate.object.uuid.uuidString)"\(candidate.allowed ? " checked" as HTML : .empty)></li>
+                <input type="checkbox" id="\(id)" name="object" value="\(candidate.uuid.uuidString)"\(candidate.allowed ? " checked" as HTML : .empty)></li>
                 """
         }
         let what = TypeNames.title(sheet.typeIdentifier).lowercased()

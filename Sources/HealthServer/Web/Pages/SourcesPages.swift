@@ -140,6 +140,13 @@ struct SourcesPages {
             <button type="submit" class="secondary">Stop sharing</button></form></li>
             """
         }
+        let medications: [HTML] = try app.person.sharedMedications(app: access.app.bundleIdentifier).map { tracked in
+            """
+            <li>\(tracked.medication.summary) <form method="post" class="inline" \
+            action="/sources/apps/\(access.app.bundleIdentifier)/objects/\(tracked.uuid.uuidString)">\(WebPage.csrfField())\
+            <button type="submit" class="secondary">Stop sharing</button></form></li>
+            """
+        }
         return WebPage.render(access.app.name, section: .sources, """
             \(WebPage.notice(done ? "Saved. The app's next call sees the change." : nil, error: false))
             <p class="muted">\(access.app.bundleIdentifier)</p>
@@ -150,6 +157,7 @@ struct SourcesPages {
             <div class="actions"><button type="submit">Save</button></div>
             </form>
             \(objects.isEmpty ? .empty : "<h2>Vision prescriptions it may read</h2><ul>\(objects)</ul>" as HTML)
+            \(medications.isEmpty ? .empty : "<h2>Medications it may read</h2><ul>\(medications)</ul>" as HTML)
             """)
     }
 }
