@@ -36,6 +36,30 @@ struct AuthorizationOnBothBackendsTests {
         }
     }
 
+    /// Found by the privacy property through the daemon: an app that may not write a type deleting another app's hidden
+    /// sample of it, and deleting a UUID that was never saved, gets the same answer — the share refusal — on every backend.
+    @Test(arguments: Backend.allCases)
+    func deletingWithoutShareIsRefusedAlikeForAHiddenAndAnAbsentObject(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let owner = try await session.app(.steps, answering: .allowAll)
+            try await owner.requestAuthorization(toShare: [heartRate], read: [])
+            let hidden = HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: .count().unitDivided(by: .minute()), doubleValue: 61),
+                                          start: Date(timeIntervalSinceReferenceDate: 815_443_200), end: Date(timeIntervalSinceReferenceDate: 815_443_200))
+            try await owner.save(hidden)
+            let other = try await session.app(.other, answering: .init(default: .deny))
+            try await other.requestAuthorization(toShare: [heartRate], read: [heartRate])
+            let absent = HKQuantitySample(type: heartRate, quantity: hidden.quantity, start: hidden.startDate, end: hidden.endDate)
+            func refusal(_ object: HKObject) async -> String? {
+                do { try await other.delete(object); return nil } catch let error as HKError {
+                    return "\(error.code) " + error.message.replacingOccurrences(of: object.uuid.uuidString, with: "<uuid>")
+                } catch { return "\(error)" }
+            }
+            let forHidden = await refusal(hidden), forAbsent = await refusal(absent)
+            #expect(forHidden == forAbsent, "hidden: \(forHidden ?? "deleted"), absent: \(forAbsent ?? "deleted")")
+            #expect(forHidden?.hasPrefix("errorAuthorizationDenied") == true, "\(forHidden ?? "deleted")")
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func requestStatusSaysWhetherAnythingWouldBePresented(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in

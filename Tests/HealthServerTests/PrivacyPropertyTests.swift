@@ -15,7 +15,10 @@ private let day0 = Date(timeIntervalSinceReferenceDate: 815_443_200)  // 2026-11
 /// of mind, found by label and by valence only as the app may read them; and vision prescriptions, read object by object:
 /// apps save them and ask with `requestPerObjectReadAuthorization` (the person lets two apps read what is listed and the
 /// third read none of it, its own included, and turns single ones off now and then), and each app's prescriptions — by
-/// sample query, by source, and when it tries to delete another's — are exactly those allowed (by default, its own). The suite runs a seeded slice;
+/// sample query, by source, and when it tries to delete another's — are exactly those allowed (by default, its own); and
+/// medications: the person tracks them and logs doses, apps ask for them object by object (the same refused app), the
+/// person turns single ones off or stops tracking one, and each app's medications and dose events are exactly those of
+/// the medications shared with it; a dose an app tries to save is refused. The suite runs a seeded slice;
 /// `OPENHEALTHKIT_PRIVACY_CASES=10000` runs the long one (see FUZZING.md).
 @Suite("Privacy (randomized property)")
 struct PrivacyPropertyTests {
@@ -28,6 +31,8 @@ struct PrivacyPropertyTests {
     static let mood = HKObjectType.stateOfMindType()
     static let moodLabels: [HKStateOfMind.Label] = [.happy, .sad, .calm]
     static let prescription = HKObjectType.visionPrescriptionType()
+    static let medication = HKObjectType.userAnnotatedMedicationType()
+    static let dose = HKObjectType.medicationDoseEventType()
     /// The app whose person lets it read none of the prescriptions on its sheets (the others are let read all listed).
     static let refusedObjects = "com.example.c"
     static let slots = 40
@@ -102,6 +107,16 @@ private struct Model {
 
     func mayReadPrescription(_ app: String, _ uuid: UUID) -> Bool {
         objectChoices[app]?[uuid] ?? (prescriptions[uuid]?.app == app)
+    }
+    /// The medications the person tracks (by concept identifier, each used once), whether each has a schedule; the
+    /// doses logged, by UUID, with their medication; each app's choices by medication (none: it may not read it).
+    var medications: [String: Bool] = [:]
+    var doses: [UUID: String] = [:]
+    var medicationChoices: [String: [String: Bool]] = [:]
+    var medicationSeq = 0
+
+    func mayReadMedication(_ app: String, _ concept: String) -> Bool {
+        medications[concept] != nil && medicationChoices[app]?[concept] == true
     }
     var share: [String: Set<String>] = [:]
     var read: [String: Set<String>] = [:]
@@ -210,6 +225,10 @@ private struct World {
             case 82..<86: try await prescribe()
             case 86..<91: try await askForPrescriptions()
             case 91..<93: try withdrawPrescription()
+            case 93..<95: try trackMedication()
+            case 95..<97: try await askForMedications()
+            case 97: try changeMedications()
+            case 98: try await forgeDose()
             default: break
             }
             try await queryEverything(by: pick(PrivacyPropertyTests.apps))
@@ -481,6 +500,71 @@ private struct World {
         model.objectChoices[app, default: [:]][uuid] = false
     }
 
+    /// The person starts tracking a medication (a new one, scheduled or not) or logs a dose of one tracked. Not in guest
+    /// mode (the guest cannot change the person's medications).
+    mutating func trackMedication() throws {
+        guard !model.guest else { return }
+        if model.medications.isEmpty || chance(0.4) {
+            model.medicationSeq += 1
+            let concept = "rx\(model.medicationSeq)", scheduled = chance(0.5)
+            try person.addMedication(named: "Medication \(model.medicationSeq)", form: .tablet,
+                                     codings: [HKClinicalCoding(system: HKClinicalCoding.rxNormSystem, version: nil, code: concept)],
+                                     hasSchedule: scheduled)
+            model.medications[concept] = scheduled
+        }
+        let concept = pick(model.medications.keys.sorted())
+        let at = date(Int.random(in: 0..<PrivacyPropertyTests.slots, using: &random))
+        let dose = try person.logDose(of: .medication(concept), status: pick([.taken, .skipped, .snoozed]), at: at, dose: 1, unit: .count())
+        model.doses[dose.uuid] = concept
+    }
+
+    /// An app asks to read medications — all, or the scheduled or unscheduled ones — and the person answers its sheet: the
+    /// listed ones become readable, or, for the refused app, unreadable.
+    mutating func askForMedications() async throws {
+        let app = pick(PrivacyPropertyTests.apps)
+        let scheduled: Bool? = chance(0.5) ? chance(0.5) : nil
+        let result = await outcome {
+            try await stores[app]!.requestPerObjectReadAuthorization(
+                for: PrivacyPropertyTests.medication, predicate: scheduled.map { HKQuery.predicateForUserAnnotatedMedications(hasSchedule: $0) })
+        }
+        check(result == nil, "\(app) asking for medications: \(result ?? "")")
+        guard result == nil, !model.guest else { return }
+        for (concept, hasSchedule) in model.medications where scheduled.map({ $0 == hasSchedule }) ?? true {
+            model.medicationChoices[app, default: [:]][concept] = app != PrivacyPropertyTests.refusedObjects
+        }
+    }
+
+    /// The person turns one app's reading of a medication off, or stops tracking a medication (its doses go with it).
+    mutating func changeMedications() throws {
+        guard !model.guest, !model.medications.isEmpty else { return }
+        let concept = pick(model.medications.keys.sorted())
+        if chance(0.5) {
+            let app = pick(PrivacyPropertyTests.apps)
+            guard model.mayReadMedication(app, concept),
+                  let tracked = try person.sharedMedications(app: app).first(where: { $0.medication.medication.identifier.underlyingIdentifier == concept })
+            else { return }
+            check(try person.withdrawObjectReadGrant(app: app, uuid: tracked.uuid), "the person could not turn off \(app)'s reading of \(concept)")
+            model.medicationChoices[app, default: [:]][concept] = false
+        } else {
+            let removed = try person.removeMedication(.medication(concept))
+            check(removed == model.doses.values.filter { $0 == concept }.count, "removing \(concept) deleted \(removed) doses")
+            model.medications[concept] = nil
+            model.doses = model.doses.filter { $0.value != concept }
+        }
+    }
+
+    /// An app tries to save a dose event (decoded from an archive, since none can make one): refused, whatever it may do.
+    mutating func forgeDose() async throws {
+        guard let concept = model.medications.keys.sorted().first else { return }
+        let app = pick(PrivacyPropertyTests.apps)
+        let forged = try HKMedicationDoseEvent.validated(scheduleType: .asNeeded, medication: .medication(concept), scheduledDate: nil,
+                                                         scheduledDoseQuantity: nil, doseQuantity: 1, logStatus: .taken, unit: .count(),
+                                                         start: date(0), end: date(0))
+        let result = await outcome { try await stores[app]!.save(forged) }
+        check([HKError.Code.errorAuthorizationDenied.rawValue, HKError.Code.errorNotPermissibleForGuestUserMode.rawValue].contains(code(result) ?? -1),
+              "\(app) saving a dose event: \(result ?? "saved")")
+    }
+
     mutating func queryEverything(by app: String) async throws {
         let store = stores[app]!
         let from = Int.random(in: 0..<PrivacyPropertyTests.slots, using: &random)
@@ -574,6 +658,15 @@ private struct World {
         let prescribers = try await HKSourceQueryDescriptor(predicate: .visionPrescription()).result(for: store)
         check(Set(prescribers.map(\.bundleIdentifier)) == Set(expectedPrescriptions.values.map(\.app)),
               "\(app) sees prescriptions from \(prescribers.map(\.bundleIdentifier))")
+
+        // Medications: exactly those shared and not turned off since; their doses, and no other.
+        let medications = try await HKUserAnnotatedMedicationQueryDescriptor().result(for: store)
+        let expectedMedications = model.medications.keys.filter { model.mayReadMedication(app, $0) }
+        check(Set(medications.map(\.medication.identifier.underlyingIdentifier)) == Set(expectedMedications),
+              "\(app) sees medications \(medications.map(\.medication.identifier.underlyingIdentifier).sorted()), model \(expectedMedications.sorted())")
+        let doses = try await HKSampleQueryDescriptor(predicates: [.sample(type: PrivacyPropertyTests.dose)], sortDescriptors: []).result(for: store)
+        let expectedDoses = model.doses.filter { model.mayReadMedication(app, $0.value) }
+        check(Set(doses.map(\.uuid)) == Set(expectedDoses.keys), "\(app) sees \(doses.count) doses, model \(expectedDoses.count)")
 
         // Each workout's effort scores: only when the app may see the workout, and of those only the ones it may see.
         let workoutID = PrivacyPropertyTests.workout.identifier, effortID = PrivacyPropertyTests.effort.identifier

@@ -258,6 +258,8 @@ struct HealthAPIService: APIProtocol {
     private func delete(_ byType: [String: (type: HKSampleType, uuids: [UUID])], in store: HKHealthStore) async throws {
         var objects: [HKObject] = []
         let samples = try store.sampleStore()
+        // The engine's first checks, before any lookup: without them an absent UUID would be refused before a present one.
+        try samples.checkMayDelete(byType.values.map(\.type).sorted { $0.identifier < $1.identifier }, app: store.configuration.app)
         for (type, uuids) in byType.values {
             let found = try samples.samples(ofType: type, matching: .uuids(Set(uuids)), visibleTo: AuthorizationService.personReader)
             let seen = Set(found.map(\.uuid))

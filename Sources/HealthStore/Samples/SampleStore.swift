@@ -308,6 +308,16 @@ package struct SampleStore: Sendable {
         changes.post(touched)
     }
 
+    /// The checks `delete(_:app:)` makes before it looks for any object, for a delete that names objects by type and UUID
+    /// (the daemon's): guest mode, then share permission for each type — so an object not in the store is refused exactly
+    /// as one that is, and the answer never tells which of the UUIDs an app holds still exist.
+    package func checkMayDelete(_ types: [HKSampleType], app: AppManifest) throws {
+        if try authorization.isGuestMode() {
+            throw HKError(.errorNotPermissibleForGuestUserMode, "deleting is not permitted in guest mode")
+        }
+        for type in types { try checkShare(type: type, app: app) }
+    }
+
     /// Deletes the sample `uuid` on the person's behalf (the Health app deletes any source's), leaving a tombstone as an
     /// app's deletion does, so apps' anchored queries hear of it. A member of a correlation goes only with its correlation;
     /// an unknown UUID is `errorInvalidArgument`. Returns the deleted sample's type.
