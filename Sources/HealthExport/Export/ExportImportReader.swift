@@ -48,6 +48,8 @@ package struct ExportImportReader {
         /// `<Me>`'s attributes and its line.
         package var me: ([String: String], Int) throws -> Void
         package var activitySummaries: ([HKActivitySummary]) throws -> Void
+        /// The medications the person tracks, each as soon as read (before the dose events that name it are stored).
+        package var medications: ([HKUserAnnotatedMedication]) throws -> Void = { _ in }
         /// Bytes of export.xml read and objects read so far, after each chunk of the file.
         package var progress: (Int, Int) -> Void = { _, _ in }
 
@@ -212,7 +214,8 @@ package struct ExportImportReader {
         static let elements: [StaticString] = ["Me", "MetadataEntry", "Correlation", "ActivitySummary", "Workout", "WorkoutEvent",
                                                "WorkoutStatistics", "WorkoutActivity", "WorkoutRoute", "Location",
                                                "FileReference", "ClinicalRecord", "StateOfMind", "ScoredAssessment",
-                                               "Audiogram", "SensitivityPoint", "VisionPrescription", "RightEye", "LeftEye", "Attachment"]
+                                               "Audiogram", "SensitivityPoint", "VisionPrescription", "RightEye", "LeftEye", "Attachment",
+                                               "Medication", "Coding", "MedicationDoseEvent"]
 
         /// Top-level elements the model does not hold, kept as written (none today: record types the catalog does not know
         /// are kept as Records).
@@ -222,7 +225,7 @@ package struct ExportImportReader {
         /// the kept element's end tag is missing.
         static let notInsideKept: [StaticString] = ["Record", "Correlation", "Workout", "ActivitySummary", "Me", "ExportDate", "ClinicalRecord",
                                                     "Audiogram", "VisionPrescription", "StateOfMind",
-                                                    "ScoredAssessment"]
+                                                    "ScoredAssessment", "Medication", "MedicationDoseEvent"]
 
         let batchSize: Int
         let sink: Sink
@@ -262,6 +265,8 @@ package struct ExportImportReader {
         /// StateOfMind and ScoredAssessment), its metadata entries and its children so far (an audiogram's sensitivity
         /// points, a prescription's eyes and attachments).
         var own: OwnElement?
+        /// The medications this file declared so far (`<Medication>`, by identifier): a dose event names one of them.
+        var medications: Set<String> = []
         typealias OwnElement = (name: String, attributes: [String: String], line: Int, metadata: [(String, String)],
                                 children: [(name: String, attributes: [String: String])])
 
@@ -344,7 +349,9 @@ package struct ExportImportReader {
                 own!.children.append((tag.name, tag.attributes))
             case "RightEye", "LeftEye", "Attachment" where own?.name == "VisionPrescription":
                 own!.children.append((tag.name, tag.attributes))
-            case "StateOfMind", "ScoredAssessment", "Audiogram", "VisionPrescription":
+            case "Coding" where own?.name == "Medication":
+                own!.children.append((tag.name, tag.attributes))
+            case "StateOfMind", "ScoredAssessment", "Audiogram", "VisionPrescription", "Medication", "MedicationDoseEvent":
                 try closeUnterminated(before: tag.name)
                 own = (tag.name, tag.attributes, tag.line, [], [])
                 if tag.selfClosing { try end(tag.name) }
@@ -379,6 +386,18 @@ package struct ExportImportReader {
                     try add(made, created: nil)
                     if let attachments { batch.extras[made.uuid] = attachments }
                 }
+            case "Medication":
+                guard let open = own, open.name == name else { return }
+                own = nil
+                if let made = medication(open) {
+                    medications.insert(made.medication.identifier.underlyingIdentifier)
+                    summary.read[HKDataTypeIdentifierUserAnnotatedMedicationConcept, default: 0] += 1
+                    try sink.medications([made])
+                }
+            case "MedicationDoseEvent":
+                guard let open = own, open.name == name else { return }
+                own = nil
+                if let made = doseEventSample(open) { try add(made, created: open.attributes["creationDate"]) }
             case "StateOfMind", "ScoredAssessment", "Audiogram":
                 guard let open = own, open.name == name else { return }
                 own = nil
@@ -445,7 +464,7 @@ package struct ExportImportReader {
             let closes: [String] = switch name {
             case "Record": ["Own", "Record"]
             case "Correlation": ["Own", "Record", "Correlation"]
-            case "Workout", "StateOfMind", "ScoredAssessment", "Audiogram":
+            case "Workout", "StateOfMind", "ScoredAssessment", "Audiogram", "Medication", "MedicationDoseEvent":
                 ["Own", "Record", "Correlation", "WorkoutEvent", "WorkoutRoute", "WorkoutActivity", "Workout"]
             case "WorkoutActivity": ["WorkoutEvent", "WorkoutRoute", "WorkoutActivity"]
             default: [name]
@@ -660,6 +679,79 @@ package struct ExportImportReader {
             return HKCorrelation(type: type, start: start, end: end, objects: Set(open.members), uuid: uuid,
                                  metadata: ExportMetadata.typed(open.metadata),
                                  sourceRevision: records.revision(sourceName, a["sourceVersion"], device), device: device)
+        }
+
+        /// A `<Medication>` (OpenHealthKit's element; see ExportWriter) as the medication the person tracks.
+        mutating func medication(_ open: OwnElement) -> HKUserAnnotatedMedication? {
+            let a = open.attributes
+            var codings: Set<HKClinicalCoding> = []
+            for (_, attributes) in open.children {
+                codings.insert(HKClinicalCoding(system: attributes["system"] ?? "", version: attributes["version"], code: attributes["code"] ?? ""))
+            }
+            do {
+                let concept = try HKMedicationConcept.validated(identifier: a["identifier"] ?? "", displayText: a["displayText"] ?? "",
+                                                                generalForm: HKMedicationGeneralForm(rawValue: a["generalForm"] ?? ""),
+                                                                relatedCodings: codings)
+                return HKUserAnnotatedMedication(nickname: a["nickname"].flatMap { $0.isEmpty ? nil : $0 }, isArchived: a["isArchived"] == "1",
+                                                 hasSchedule: a["hasSchedule"] == "1", medication: concept)
+            } catch let error as HKError {
+                report(line: open.line, element: "Medication", reason: error.message)
+            } catch {
+                report(line: open.line, element: "Medication", reason: "\(error)")
+            }
+            return nil
+        }
+
+        /// A `<MedicationDoseEvent>` (OpenHealthKit's element; see ExportWriter) as the sample; its medication must be one
+        /// the file declared before it.
+        mutating func doseEventSample(_ open: OwnElement) -> HKMedicationDoseEvent? {
+            let a = open.attributes
+            let element = "MedicationDoseEvent"
+            if hasImpossibleDate(a, line: open.line, element: element, "startDate", "endDate", "creationDate", "scheduledDate") { return nil }
+            guard let sourceName = a["sourceName"], let start = a["startDate"].flatMap(ExportDates.parse),
+                  let end = a["endDate"].flatMap(ExportDates.parse) else {
+                report(line: open.line, element: element, reason: "a MedicationDoseEvent without source or valid dates")
+                return nil
+            }
+            guard let medication = a["medication"], medications.contains(medication) else {
+                report(line: open.line, element: element, reason: "a MedicationDoseEvent of medication \(a["medication"] ?? "(none)"), which no Medication before it declares")
+                return nil
+            }
+            guard let schedule = a["scheduleType"].flatMap({ ExportNames.stateOfMindValue($0[...], prefix: "HKMedicationDoseEventScheduleType",
+                                                                                        as: HKMedicationDoseEvent.ScheduleType.self) }),
+                  let status = a["logStatus"].flatMap({ ExportNames.stateOfMindValue($0[...], prefix: "HKMedicationDoseEventLogStatus",
+                                                                                    as: HKMedicationDoseEvent.LogStatus.self) }) else {
+                report(line: open.line, element: element, reason: "a MedicationDoseEvent of unknown scheduleType \(a["scheduleType"] ?? "") or logStatus \(a["logStatus"] ?? "")")
+                return nil
+            }
+            guard let unit = a["unit"].flatMap({ try? HKUnit.parse($0) }) else {
+                report(line: open.line, element: element, reason: "a MedicationDoseEvent whose unit \(a["unit"] ?? "(none)") is not a unit")
+                return nil
+            }
+            func number(_ key: String) -> Double?? {
+                guard let text = a[key] else { return .some(nil) }
+                return Double(text).map { .some($0) } ?? nil
+            }
+            guard let scheduledDose = number("scheduledDoseQuantity"), let dose = number("doseQuantity") else {
+                report(line: open.line, element: element, reason: "a MedicationDoseEvent whose dose is not a number")
+                return nil
+            }
+            let scheduled = a["scheduledDate"].flatMap(ExportDates.parse)
+            let device = records.device(a["device"])
+            let key = "MedicationDoseEvent|\(medication)|\(status.rawValue)|\(schedule.rawValue)|\(scheduled?.timeIntervalSince1970 ?? 0)|"
+                + "\(sourceName)|\(start.timeIntervalSince1970)|\(end.timeIntervalSince1970)"
+            do {
+                return try HKMedicationDoseEvent.validated(
+                    scheduleType: schedule, medication: .medication(medication), scheduledDate: scheduled, scheduledDoseQuantity: scheduledDose,
+                    doseQuantity: dose, logStatus: status, unit: unit, start: start, end: end,
+                    uuid: ExportSources.stableUUID(key + creationKey(a), start: start), metadata: ExportMetadata.typed(open.metadata),
+                    sourceRevision: records.revision(sourceName, a["sourceVersion"], device))
+            } catch let error as HKError {
+                report(line: open.line, element: element, reason: error.message)
+            } catch {
+                report(line: open.line, element: element, reason: "\(error)")
+            }
+            return nil
         }
 
         /// A `<StateOfMind>` (OpenHealthKit's element; see ExportDTD) as the sample.

@@ -53,6 +53,13 @@ enum ExportNames {
         stateOfMindAssociationNames[association.rawValue] ?? String(association.rawValue)
     }
 
+    static let doseScheduleTypeNames = names(in: nestedEnumRawValuesByName, prefix: "HKMedicationDoseEventScheduleType")
+    static let doseLogStatusNames = names(in: nestedEnumRawValuesByName, prefix: "HKMedicationDoseEventLogStatus")
+
+    /// A dose event's schedule type or log status by its ObjC name (`HKMedicationDoseEventLogStatusTaken`).
+    static func doseName(_ type: HKMedicationDoseEvent.ScheduleType) -> String { doseScheduleTypeNames[type.rawValue] ?? String(type.rawValue) }
+    static func doseName(_ status: HKMedicationDoseEvent.LogStatus) -> String { doseLogStatusNames[status.rawValue] ?? String(status.rawValue) }
+
     /// The value of an enum constant of a state of mind written by its ObjC name, if `name` is one of `prefix`'s.
     static func stateOfMindValue<E: RawRepresentable>(_ name: Substring, prefix: String, as type: E.Type) -> E? where E.RawValue == Int {
         guard name.hasPrefix(prefix), let raw = nestedEnumRawValuesByName[String(name)] else { return nil }

@@ -102,6 +102,8 @@ package final class ExportWriter {
                 writeAudiogram(sample, audiogram)
             case .visionPrescription(let prescription):
                 writePrescription(sample, prescription)
+            case .medicationDoseEvent(let dose):
+                writeDoseEvent(sample, dose)
             case .workout:
                 try writeWorkout(sample)
                 continue
@@ -198,6 +200,65 @@ package final class ExportWriter {
         output.attribute("labels", state.labels.map(ExportNames.stateOfMindName).joined(separator: " "))
         output.attribute("associations", state.associations.map(ExportNames.stateOfMindName).joined(separator: " "))
         closeElement("StateOfMind", indent: 1, hasChildren: !sample.metadata.isEmpty) {
+            writeMetadata(sample.metadata, indent: 2, zone: zone)
+        }
+    }
+
+    /// The medications the person tracks, as `<Medication>` elements of OpenHealthKit's (Apple's export, version 14, has
+    /// none), before the Records: each with its concept's identifier, name and form, what the person set for it, and a
+    /// `<Coding>` per clinical code:
+    ///
+    ///     <Medication identifier="310965" displayText="Ibuprofen 200 MG Oral Tablet" generalForm="HKMedicationGeneralFormTablet"
+    ///      nickname="Headache pills" isArchived="0" hasSchedule="0">
+    ///      <Coding system="http://www.nlm.nih.gov/research/umls/rxnorm" code="310965"/>
+    ///     </Medication>
+    package func write(medications: [HKUserAnnotatedMedication]) throws {
+        try writeMe([:])
+        for medication in medications {
+            let concept = medication.medication
+            output.raw(" <Medication")
+            output.attribute("identifier", concept.identifier.underlyingIdentifier)
+            output.attribute("displayText", concept.displayText)
+            output.attribute("generalForm", concept.generalForm.rawValue)
+            if let nickname = medication.nickname { output.attribute("nickname", nickname) }
+            output.attribute("isArchived", medication.isArchived ? "1" : "0")
+            output.attribute("hasSchedule", medication.hasSchedule ? "1" : "0")
+            let codings = concept.relatedCodings.map(\.stored).sorted { ($0.system, $0.code, $0.version ?? "") < ($1.system, $1.code, $1.version ?? "") }
+            closeElement("Medication", indent: 1, hasChildren: !codings.isEmpty) {
+                for coding in codings {
+                    indent(2)
+                    output.raw("<Coding")
+                    output.attribute("system", coding.system)
+                    if let version = coding.version { output.attribute("version", version) }
+                    output.attribute("code", coding.code)
+                    output.raw("/>\n")
+                }
+            }
+            summary.written[HKDataTypeIdentifierUserAnnotatedMedicationConcept, default: 0] += 1
+        }
+        try output.flushIfNeeded()
+    }
+
+    /// A `<MedicationDoseEvent>` of OpenHealthKit's beside the Records, with a Record's source, device, dates and metadata;
+    /// its medication's identifier, schedule type and log status by their ObjC names, the scheduled date and doses, and
+    /// the unit:
+    ///
+    ///     <MedicationDoseEvent sourceName="Health" creationDate="…" startDate="…" endDate="…" medication="861007"
+    ///      scheduleType="HKMedicationDoseEventScheduleTypeSchedule" scheduledDate="…" scheduledDoseQuantity="1"
+    ///      doseQuantity="1" logStatus="HKMedicationDoseEventLogStatusTaken" unit="count"/>
+    private func writeDoseEvent(_ sample: ExportSample, _ dose: HKMedicationDoseEvent) {
+        let zone = zone(of: sample)
+        output.raw(" <MedicationDoseEvent")
+        writeSource(sample)
+        writeDates(sample, zone: zone)
+        output.attribute("medication", dose.medicationConceptIdentifier.underlyingIdentifier)
+        output.attribute("scheduleType", ExportNames.doseName(dose.scheduleType))
+        if let scheduled = dose.scheduledDate { dateAttribute("scheduledDate", scheduled, zone: zone) }
+        if let quantity = dose.scheduledDoseQuantity { output.attribute("scheduledDoseQuantity", ExportNames.number(quantity)) }
+        if let quantity = dose.doseQuantity { output.attribute("doseQuantity", ExportNames.number(quantity)) }
+        output.attribute("logStatus", ExportNames.doseName(dose.logStatus))
+        output.attribute("unit", dose.unit.unitString)
+        closeElement("MedicationDoseEvent", indent: 1, hasChildren: !sample.metadata.isEmpty) {
             writeMetadata(sample.metadata, indent: 2, zone: zone)
         }
     }

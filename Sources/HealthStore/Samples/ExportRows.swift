@@ -20,6 +20,8 @@ package struct ExportSample: Sendable {
         /// An audiogram (its sensitivity points).
         case audiogram(HKAudiogramSample)
         case visionPrescription(HKVisionPrescription)
+        /// A logged dose of a medication the person tracks.
+        case medicationDoseEvent(HKMedicationDoseEvent)
     }
 
     package var uuid: UUID
@@ -115,11 +117,15 @@ package struct ExportRows: Sendable {
         package var activitySummaries: ([HKActivitySummary]) throws -> Void
         /// A batch of clinical records and FHIR Patients.
         package var clinicalResources: ([ExportClinicalResource]) throws -> Void
+        /// The medications the person tracks, in the order they were added (before any sample: their doses name them).
+        package var medications: ([HKUserAnnotatedMedication]) throws -> Void = { _ in }
 
         package init(characteristics: @escaping ([HKCharacteristicTypeIdentifier: String]) throws -> Void,
                      samples: @escaping ([ExportSample]) throws -> Void, workouts: @escaping ([ExportSample]) throws -> Void,
                      activitySummaries: @escaping ([HKActivitySummary]) throws -> Void,
-                     clinicalResources: @escaping ([ExportClinicalResource]) throws -> Void) {
+                     clinicalResources: @escaping ([ExportClinicalResource]) throws -> Void,
+                     medications: @escaping ([HKUserAnnotatedMedication]) throws -> Void = { _ in }) {
+            self.medications = medications
             self.characteristics = characteristics
             self.samples = samples
             self.workouts = workouts
@@ -145,10 +151,10 @@ package struct ExportRows: Sendable {
     /// How many samples an export writes as Records, Correlations and Workouts (for progress).
     package func sampleCount() throws -> Int {
         try database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sample WHERE kind IN (?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sample WHERE kind IN (?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
                 SampleKind.quantity.rawValue, SampleKind.category.rawValue, SampleKind.correlation.rawValue, SampleKind.workout.rawValue,
                 SampleKind.stateOfMind.rawValue, SampleKind.scoredAssessment.rawValue, SampleKind.audiogram.rawValue,
-                SampleKind.visionPrescription.rawValue,
+                SampleKind.visionPrescription.rawValue, SampleKind.medicationDoseEvent.rawValue,
             ]) ?? 0
         }
     }
@@ -163,8 +169,11 @@ package struct ExportRows: Sendable {
                 characteristics[HKCharacteristicTypeIdentifier(rawValue: row["type"])] = row["value"]
             }
             try sink.characteristics(characteristics)
+            try sink.medications(try Row.fetchAll(db, sql: "SELECT * FROM medication ORDER BY addedAt, rowid")
+                .map { try SampleStore.trackedMedication(from: $0).medication })
 
-            let recordKinds = [SampleKind.quantity, .category, .correlation, .stateOfMind, .scoredAssessment, .audiogram, .visionPrescription].map { String($0.rawValue) }.joined(separator: ", ")
+            let recordKinds = [SampleKind.quantity, .category, .correlation, .stateOfMind, .scoredAssessment, .audiogram, .visionPrescription,
+                               .medicationDoseEvent].map { String($0.rawValue) }.joined(separator: ", ")
             // Correlation members are linked to their correlation, yet are Records of their own at the top level too.
             try paginate("SELECT * FROM sample WHERE kind IN (\(recordKinds))", db: db) { rows in
                 try sink.samples(try reader.samples(rows))
@@ -203,13 +212,13 @@ package struct ExportRows: Sendable {
 
             var counts = Counts()
             let exported = [SampleKind.quantity, .category, .correlation, .workout, .clinicalRecord, .stateOfMind, .scoredAssessment, .audiogram,
-                            .visionPrescription].map(\.rawValue)
+                            .visionPrescription, .medicationDoseEvent].map(\.rawValue)
             // Routes go with their workouts; one without a workout has no place in export.xml. A heartbeat series goes out
             // as the beat list of the heart-rate variability record it came with (same source and dates); one an app built
             // alone has no place there either. Electrocardiograms go out as the CSV files they came from.
             let variability = SampleTypeCode.code(HKQuantityTypeIdentifier.heartRateVariabilitySDNN.rawValue)
             for row in try Row.fetchAll(db, sql: """
-                SELECT typeCode, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?, ?, ?, ?, ?, \(SampleKind.electrocardiogram.rawValue))
+                SELECT typeCode, COUNT(*) AS n FROM sample WHERE kind NOT IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(SampleKind.electrocardiogram.rawValue))
                 AND NOT (kind = \(SampleKind.route.rawValue) AND id IN (SELECT sampleId FROM workoutAssociation))
                 AND NOT (kind = \(SampleKind.heartbeatSeries.rawValue) AND EXISTS (
                     SELECT 1 FROM sample h WHERE h.typeCode = \(variability) AND h.startDate = sample.startDate
@@ -367,7 +376,10 @@ package struct ExportRows: Sendable {
             case .visionPrescription:
                 value = .visionPrescription(try SampleStore.prescription(sampleId: id, start: begins, end: ends, uuid: uuid, metadata: values(),
                                                                          revision: revision(), device: device?.device, in: db))
-            case .document, .clinicalRecord, .route, .heartbeatSeries, .electrocardiogram, .medicationDoseEvent:
+            case .medicationDoseEvent:
+                value = .medicationDoseEvent(try SampleStore.doseEvent(sampleId: id, start: begins, end: ends, uuid: uuid, metadata: values(),
+                                                                       revision: revision(), device: device?.device, in: db))
+            case .document, .clinicalRecord, .route, .heartbeatSeries, .electrocardiogram:
                 throw HKError(.errorDatabaseInaccessible, "a \(row.type) sample is not a Record of an export")
             }
             return ExportSample(uuid: uuid, type: row.type, value: value, startDate: begins, endDate: ends,

@@ -98,7 +98,8 @@ extension HealthPerson {
         }
         defer { pipeline.close() }
         var meProblems: [ExportImport.Problem] = []
-        let sink = ExportImportReader.Sink(batch: { batch in
+        var medicationsAdded = 0
+        var sink = ExportImportReader.Sink(batch: { batch in
             try pipeline.submit(batch)
         }, me: { attributes, line in
             result.characteristics = try self.setCharacteristics(fromExport: attributes, line: line, problems: &meProblems)
@@ -108,6 +109,13 @@ extension HealthPerson {
             try self.saveActivitySummaries(Array(byDay.values))
             result.activitySummaries = byDay.count
         }, progress: { bytes, samples in progress?(bytes, total, samples) })
+        sink.medications = { medications in
+            // A medication tracked already (the same concept) stays as the person has it now.
+            for medication in medications where try self.sampleStore.medication(medication.medication.identifier.underlyingIdentifier) == nil {
+                try self.sampleStore.addMedication(medication)
+                medicationsAdded += 1
+            }
+        }
         let summary: ExportImportReader.Summary
         do {
             summary = try ExportImportReader(legacyIdentities: session.legacyIdentities).read(location, into: sink)
@@ -125,6 +133,7 @@ extension HealthPerson {
         }
         if bulk { try store.endBulkLoad() }
         result.added = stored.added
+        if medicationsAdded > 0 { result.added[HKDataTypeIdentifierUserAnnotatedMedicationConcept] = medicationsAdded }
         result.alreadyStored = stored.existing
         result.exactCopies = stored.copies + summary.exactCopies
         result.read = summary.read

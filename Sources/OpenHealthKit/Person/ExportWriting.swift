@@ -96,6 +96,8 @@ extension HealthPerson {
             try writer.write(activitySummaries: summaries)
         }, clinicalResources: { resources in
             try writer.write(clinicalResources: resources)
+        }, medications: { medications in
+            try writer.write(medications: medications)
         }))
         // What the import kept as written goes back as it came.
         try writer.write(keptElements: sampleStore.exportElements())
