@@ -132,8 +132,17 @@ struct MedicationTests {
         try await AppSession.with(backend) { session in
             let (_, metformin) = try trackTwo(try session.person())
             let app = try await session.app(.tracker, answering: .allowAll)
-            await #expect(throws: HKError(.errorInvalidArgument)) { try await app.requestAuthorization(toShare: [doseType], read: []) }
-            await #expect(throws: HKError(.errorInvalidArgument)) { try await app.requestAuthorization(toShare: [], read: [medicationType]) }
+            // With both usage descriptions, so each refusal is the type's own.
+            let writer = try await session.app(.other, answering: .allowAll)
+            for (share, read, words) in [([doseType], [], "read-only"), ([], [doseType], "read with the medications they belong to"),
+                                         ([], [medicationType], "authorized object by object")] as [(Set<HKSampleType>, Set<HKObjectType>, String)] {
+                do {
+                    try await writer.requestAuthorization(toShare: share, read: read)
+                    Issue.record("requesting \(share) \(read) was not refused")
+                } catch let error as HKError {
+                    #expect(error.code == .errorInvalidArgument && error.message.contains(words), "\(error.message)")
+                }
+            }
             let forged = try HKMedicationDoseEvent.validated(scheduleType: .asNeeded, medication: metformin.medication.identifier, scheduledDate: nil,
                                                              scheduledDoseQuantity: nil, doseQuantity: 1, logStatus: .taken, unit: .count(),
                                                              start: morning, end: morning)

@@ -46,6 +46,7 @@ struct HealthWebApp: Sendable {
         TypePage(app: self).add(to: router)
         WorkoutPages(app: self).add(to: router)
         MePage(app: self).add(to: router)
+        MedicationsPage(app: self).add(to: router)
         RecordsPages(app: self).add(to: router)
         TransferPages(app: self).add(to: router)
         RequestPages(app: self).add(to: router)

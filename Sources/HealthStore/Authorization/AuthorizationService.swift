@@ -163,7 +163,16 @@ package struct AuthorizationService: Sendable {
                 not requestAuthorization(toShare:read:)
                 """)
         }
+        if readTypes.contains(where: { $0 is HKMedicationDoseEventType }) {
+            throw HKError.invalidArgument("""
+                medication dose events are read with the medications they belong to: ask for those with \
+                requestPerObjectReadAuthorization(for: HKObjectType.userAnnotatedMedicationType(), predicate:)
+                """)
+        }
         for type in share {
+            if type is HKMedicationDoseEventType {
+                throw HKError.invalidArgument("medication dose events are read-only: the person logs them; \(type.identifier) cannot be requested for sharing")
+            }
             if type is HKClinicalType {
                 throw HKError.invalidArgument("clinical types are read-only: \(type.identifier) cannot be requested for sharing")
             }

@@ -51,4 +51,11 @@ extension HealthPerson {
         try sampleStore.importSamples([event])
         return event
     }
+
+    /// The doses logged, newest first, at most `limit`.
+    package func loggedDoses(limit: Int) throws -> [HKMedicationDoseEvent] {
+        try sampleStore.samples(ofType: HKObjectType.medicationDoseEventType(), matching: nil, visibleTo: AuthorizationService.personReader,
+                                order: [SampleOrder(key: .startDate, ascending: false)], limit: limit)
+            .compactMap { $0 as? HKMedicationDoseEvent }
+    }
 }

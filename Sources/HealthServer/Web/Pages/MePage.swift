@@ -122,6 +122,8 @@ struct MePage {
             <label>Time zone (days begin at midnight there) <input name="timeZone" value="\(zone?.byPerson == true ? zone?.zone.identifier ?? "" : "")" placeholder="\(try app.person.timeZone().identifier)"></label>
             <button type="submit">Save</button>
             </form>
+            <h2>Medications</h2>
+            <p><a href="/medications">Your medications</a>: the ones you track, and the doses you log.</p>
             <h2>Units</h2>
             \(units.isEmpty ? "<p class=\"muted\">No units set yet: each type shows in the usual unit.</p>" as HTML : """
                 <div class="table-wrap"><table><thead><tr><th scope="col">Type</th><th scope="col">Unit</th><th scope="col" class="hide-narrow">Set by</th></tr></thead>\
