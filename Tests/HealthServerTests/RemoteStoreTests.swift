@@ -462,6 +462,23 @@ struct RemoteStoreTests {
         }
     }
 
+    /// A person may take minutes over a sheet (the daemon waits 300 s for the answer), and the app's call waits as long.
+    /// Found in a stalled test run: an app's `requestAuthorization` failed after 90 s, AsyncHTTPClient's default read
+    /// timeout, although the daemon was still waiting for the person.
+    @Test(.timeLimit(.minutes(4)))
+    func aSheetAnsweredAfterMoreThanNinetySecondsStillCompletesTheAppsCall() async throws {
+        try await DaemonHarness.with { daemon in
+            let token = try await daemon.connect("com.example.steps", name: "Steps")
+            let store = HKHealthStore(configuration: .init(server: .init(address: daemon.socketPath, token: token)))
+            let call = Task { try await store.requestAuthorization(toShare: [steps], read: []) }
+            let id = try #require(try await AuthorizationRequestTests.waiting(daemon).keys.first)
+            try await Task.sleep(for: .seconds(95))
+            #expect(try daemon.person().answerAuthorizationRequest(id, .decided(share: [steps.identifier], read: [])))
+            try await call.value
+            #expect(store.authorizationStatus(for: steps) == .sharingAuthorized)
+        }
+    }
+
     @Test func aDaemonThatIsNotThereIsDatabaseInaccessible() async throws {
         let store = HKHealthStore(configuration: .init(server: .init(address: "/tmp/ohk-none-\(UUID().uuidString.prefix(8)).sock", token: "t")))
         let refusal = await #expect(throws: HKError.self) { _ = try await query(store, steps) }

@@ -27,9 +27,17 @@ package struct RemoteBackend: HealthBackend {
         waitingClient = Self.client(baseURL, server, timeout: .seconds(330))
     }
 
+    /// AsyncHTTPClient's shared configuration without its 90 s read timeout: a call parked for the person's answer hears
+    /// nothing until the person decides (up to the daemon's 300 s); each call's own deadline bounds it instead.
+    private static let httpClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.timeout.read = nil
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
     private static func client(_ baseURL: String, _ server: HKHealthStore.Server, timeout: TimeAmount) -> Client {
         Client(serverURL: URL(string: baseURL) ?? URL(fileURLWithPath: "/"), configuration: .init(dateTranscoder: ExactDateTranscoder()),
-               transport: AsyncHTTPClientTransport(configuration: .init(client: .shared, timeout: timeout)),
+               transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: timeout)),
                middlewares: [BearerTokenMiddleware(token: server.token), Refusals(address: server.address)])
     }
 
@@ -521,7 +529,7 @@ package struct RemoteBackend: HealthBackend {
         let response: HTTPClient.Response
         try checkReachable()
         do {
-            response = try HTTPClient.shared.execute(request: try request(method, path, body: body), deadline: .now() + .seconds(30)).wait()
+            response = try Self.httpClient.execute(request: try request(method, path, body: body), deadline: .now() + .seconds(30)).wait()
         } catch {
             throw Refusals.unreachable(server.address, error)
         }
@@ -540,7 +548,7 @@ package struct RemoteBackend: HealthBackend {
         try checkReachable()
         let response: HTTPClient.Response
         do {
-            response = try await HTTPClient.shared.execute(request: try request(.POST, path, body: body), deadline: .now() + .seconds(60)).get()
+            response = try await Self.httpClient.execute(request: try request(.POST, path, body: body), deadline: .now() + .seconds(60)).get()
         } catch {
             throw Refusals.unreachable(server.address, error)
         }
