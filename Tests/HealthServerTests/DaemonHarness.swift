@@ -100,8 +100,14 @@ final class DaemonHarness: Sendable {
     /// `http+unix://<socket>`: AsyncHTTPClient's URL for the socket.
     var baseURL: String { "http+unix://" + socketPath.replacingOccurrences(of: "/", with: "%2F") }
 
+    /// How long a test's call may take: as long as an app's own `HKHealthStore` waits for a sheet (330 s, beyond the
+    /// daemon's 300 s), because a call parked for the person's answer waits that long in use. Found in CI: every suite
+    /// runs at once on two cores, and a test that asked, read the sheet and answered it took more than the 30 s these
+    /// calls had, so the app's call failed although the person had answered.
+    static let callTimeout: TimeAmount = .seconds(330)
+
     /// The generated client, calling as the app holding `token` (or as no app).
-    func client(token: String? = nil, timeout: TimeAmount = .seconds(30)) -> Client {
+    func client(token: String? = nil, timeout: TimeAmount = DaemonHarness.callTimeout) -> Client {
         Client(serverURL: URL(string: baseURL)!, configuration: .init(dateTranscoder: ExactDateTranscoder()),
                transport: AsyncHTTPClientTransport(configuration: .init(client: .shared, timeout: timeout)),
                middlewares: token.map { [BearerTokenMiddleware(token: $0)] } ?? [])
@@ -115,7 +121,7 @@ final class DaemonHarness: Sendable {
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let token { request.headers.add(name: "authorization", value: "Bearer \(token)") }
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(request, timeout: Self.callTimeout)
         let bytes = try await response.body.collect(upTo: 64 << 20)
         return RawResponse(status: Int(response.status.code), headers: response.headers.map { ($0.name.lowercased(), $0.value) },
                            body: String(buffer: bytes))

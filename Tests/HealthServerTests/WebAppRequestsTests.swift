@@ -131,7 +131,8 @@ struct WebAppRequestsTests {
             #expect(allowed.status == 303 && allowed.location == "/requests?done=answered", "\(allowed.status) \(allowed.message ?? "")")
             let started = ContinuousClock.now
             _ = try await call.value.noContent
-            #expect(ContinuousClock.now - started < .seconds(10), "the app's call completes at once")
+            // At the answer, not at the sheet's 120 s timeout (a closed sheet, which would leave every type undetermined).
+            #expect(ContinuousClock.now - started < .seconds(100), "the app's call completes at the answer")
             #expect(try await WebAppHarness.statuses(client, [steps, heartRate, bodyMass, water])
                     == [.sharingAuthorized, .sharingDenied, .sharingAuthorized, .notDetermined])
             #expect(try web.permission("com.example.steps", steps).read == false, "reading steps was left off")
