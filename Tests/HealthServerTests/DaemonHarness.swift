@@ -103,7 +103,8 @@ final class DaemonHarness: Sendable {
     /// How long a test's call may take: as long as an app's own `HKHealthStore` waits for a sheet (330 s, beyond the
     /// daemon's 300 s), because a call parked for the person's answer waits that long in use. Found in CI: every suite
     /// runs at once on two cores, and a test that asked, read the sheet and answered it took more than the 30 s these
-    /// calls had, so the app's call failed although the person had answered.
+    /// calls had, so the app's call failed although the person had answered. (These calls go through AsyncHTTPClient's
+    /// shared client, which still ends one that hears nothing for 90 s; the tests' sheets are answered well before.)
     static let callTimeout: TimeAmount = .seconds(330)
 
     /// The generated client, calling as the app holding `token` (or as no app).
