@@ -141,8 +141,8 @@ let package = Package(
             // A signing device for the signed-sample tests: its maker's root certificate, its own, and CMS signatures.
             .product(name: "X509", package: "swift-certificates"), .product(name: "Crypto", package: "swift-crypto"),
         ], path: "Tests/TestSupport", swiftSettings: strictSettings),
-        // One malloc arena for the test process, set before any thread starts: Foundation's Process.run() on Linux reads
-        // past a buffer it gets from malloc (swift-corelibs-foundation #5472), which crashes at the top of a thread arena.
+        // Starting child processes with posix_spawn and closefrom: Foundation's Process.run() on Linux reads past a buffer
+        // while it lists /proc/self/fd (swift-corelibs-foundation #5472), and a full test run holds thousands of descriptors.
         .target(name: "TestSupportC", path: "Tests/TestSupportC"),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "OpenHealthKitUITests", dependencies: ["OpenHealthKitUI"], swiftSettings: strictSettings),

@@ -147,7 +147,7 @@ struct CLIArgumentFuzzTests {
     /// Runs `health` with `arguments` in `folder`, killing it past the time limit; output goes to files, so that a
     /// command printing much never blocks on a pipe.
     static func run(_ arguments: [String], in folder: URL) async throws -> Run {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = healthExecutable
         process.arguments = arguments
         process.currentDirectoryURL = folder

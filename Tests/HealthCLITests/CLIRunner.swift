@@ -24,7 +24,7 @@ let healthExecutable: URL = {
 /// Started from the test's own task; the test waits on a thread of its own (see `runToEnd`).
 func runHealth(_ arguments: [String], input: String = "", in directory: URL? = nil, environment extra: [String: String] = [:],
                memoryLimit: Int? = nil, unprivileged: Bool = false, executable: URL = healthExecutable) async throws -> CLIRun {
-    let process = Process()
+    let process = ChildProcess()
     if unprivileged, runsAsNobody {
         (process.executableURL, process.arguments) = asNobody(executable, arguments)
     } else if let memoryLimit {
@@ -66,7 +66,7 @@ func healthEnvironment(dataHome: URL?, _ extra: [String: String] = [:]) -> [Stri
 /// Runs a shell `command` with standard output on a real pseudo-terminal (util-linux `script`), or on a pipe, and
 /// returns what it printed; `environment` adds to this process's. The test waits on a thread of its own.
 func runShell(_ command: String, onTerminal: Bool, environment extra: [String: String] = [:]) async throws -> String {
-    let process = Process()
+    let process = ChildProcess()
     if onTerminal {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qec", command, "/dev/null"]

@@ -110,7 +110,7 @@ struct DamagedImportTests {
         // Made on a thread of its own: 200,000 formatted dates would hold one of the two threads every test shares.
         let zip = try await onOwnThread { try zippedExport(total, in: folder) }
         let store = folder.appendingPathComponent("store")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = healthExecutable
         process.arguments = ["import", zip.path, "--store", store.path]
         var environment = ProcessInfo.processInfo.environment

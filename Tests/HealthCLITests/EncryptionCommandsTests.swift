@@ -56,7 +56,7 @@ struct EncryptionCommandsTests {
         #expect(try await health("init", "--encrypt", "--store", store).status == 0)
         // On a terminal (util-linux `script`), with nothing in the environment: the prompt, the passphrase typed once the
         // prompt has turned echo off, then the summary.
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "(sleep 2; printf '%s\\n' \"$PASSPHRASE\") | timeout 60 script -qec \"$HEALTH summary --store $STORE\" /dev/null"]
         var environment = healthEnvironment(dataHome: folder)
@@ -145,7 +145,7 @@ struct EncryptionCommandsTests {
             defer { run += 1 }
             let store = folder.appendingPathComponent("run-\(run)")
             try FileManager.default.copyItem(at: base, to: store)
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = healthExecutable
             process.arguments = ["encrypt", "--store", store.path]
             process.environment = healthEnvironment(dataHome: folder, Self.unlocking)

@@ -52,7 +52,7 @@ struct KilledImportTests {
         let pipe = folder.appendingPathComponent("pipe.xml")
         #expect(mkfifo(pipe.path, 0o600) == 0)
         signal(SIGPIPE, SIG_IGN)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = healthExecutable
         process.arguments = ["import", pipe.path, "--store", store.path]
         process.standardOutput = FileHandle.nullDevice

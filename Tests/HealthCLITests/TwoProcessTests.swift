@@ -20,8 +20,8 @@ struct TwoProcessTests {
             #expect(authorized.status == 0, "\(authorized.stderr)")
         }
         // Both start before either finishes: 250 one-sample transactions each.
-        let writers = try ["a.json", "b.json"].map { file -> (Process, Pipe) in
-            let process = Process()
+        let writers = try ["a.json", "b.json"].map { file -> (ChildProcess, Pipe) in
+            let process = ChildProcess()
             process.executableURL = healthExecutable
             process.arguments = ["add", "--app", file, "stepCount", "1", "count", "--times", "250"]
             process.currentDirectoryURL = folder

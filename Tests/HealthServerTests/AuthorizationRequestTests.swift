@@ -80,7 +80,7 @@ struct AuthorizationRequestTests {
             _ = try await request.value.noContent
             let statuses = try await client.authorizationStatus(body: .json(.init(types: [steps.identifier]))).ok.body.json.statuses
             #expect(statuses == [.sharingAuthorized])
-            let none = try await Process.run(ServeCommandTests.executable, arguments: ["authorize", "--pending", "--store", daemon.store.path])
+            let none = try await ChildProcess.run(ServeCommandTests.executable, arguments: ["authorize", "--pending", "--store", daemon.store.path])
             #expect(none == "No app is waiting for an answer.\n")
         }
     }
@@ -90,7 +90,7 @@ extension DaemonHarness {
     /// The person at the terminal: `health authorize --pending` on this daemon's store, answering with `input`; what
     /// it printed.
     func answerAtTheTerminal(_ input: String) async throws -> String {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = ServeCommandTests.executable
         process.arguments = ["authorize", "--pending", "--store", store.path]
         let stdin = Pipe(), stdout = Pipe()
@@ -107,7 +107,7 @@ extension DaemonHarness {
     }
 }
 
-extension Process {
+extension ChildProcess {
     /// Runs `executable` to the end; its standard output.
     static func run(_ executable: URL, arguments: [String]) async throws -> String {
         try await runToEnd(executable, arguments, withErrors: false).output

@@ -33,7 +33,7 @@ struct EncryptedDaemonTests {
         var environment = ProcessInfo.processInfo.environment
         environment["OPENHEALTHKIT_PASSPHRASE"] = nil
         environment["OPENHEALTHKIT_KEY_FILE"] = nil
-        let process = Process()
+        let process = ChildProcess()
         // In a session of its own: no terminal to ask at, even when the tests run in one.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         process.arguments = ["--wait", ServeCommandTests.executable.path, "serve", "--store", store.path, "--socket", folder.appendingPathComponent("d.sock").path, "--no-tcp"]

@@ -292,7 +292,7 @@ struct LockedReplayKillTests {
             runs += 1
             let window = whole
             let made = try await Self.copy(store) { copy in
-                let process = Process()
+                let process = ChildProcess()
                 process.executableURL = ServeCommandTests.executable
                 process.arguments = ["serve", "--store", copy.path, "--socket", copy.deletingLastPathComponent().appendingPathComponent("d.sock").path, "--no-tcp"]
                 process.environment = environment

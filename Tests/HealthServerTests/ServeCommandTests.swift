@@ -20,10 +20,10 @@ struct ServeCommandTests {
     /// Starts `health serve` on a new private store (and on a loopback TCP port with `tcp`); returns the harness
     /// (stopping sends SIGTERM) and the process.
     /// With `folder`, serves the store an earlier `health serve` served there (a restart).
-    static func serve(tcp: Bool = false, folder: URL? = nil, environment: [String: String] = [:]) async throws -> (DaemonHarness, Process, Pipe) {
+    static func serve(tcp: Bool = false, folder: URL? = nil, environment: [String: String] = [:]) async throws -> (DaemonHarness, ChildProcess, Pipe) {
         let folder = try folder ?? DaemonHarness.privateFolder()
         let store = folder.appendingPathComponent("store"), socket = folder.appendingPathComponent("d.sock").path
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         // Deliveries to this machine only: a test never reaches out.
         process.arguments = ["serve", "--store", store.path, "--socket", socket, "--callbacks", "local"] + (tcp ? ["--port", "0"] : ["--no-tcp"])

@@ -136,7 +136,7 @@ struct StartLockedTests {
     @Test func healthServeLockedStartsWithoutAPassphraseAndSaysHowToUnlock() async throws {
         let folder = try Self.encryptedStoreFolder()
         let store = folder.appendingPathComponent("store"), socket = folder.appendingPathComponent("d.sock").path
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = ServeCommandTests.executable
         process.arguments = ["serve", "--store", store.path, "--socket", socket, "--no-tcp", "--locked"]
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENHEALTHKIT_") }

@@ -126,7 +126,7 @@ struct RecordSharingSheetTests {
             let logged = try await AccessLogTests.lines(daemon, count: 1).filter { $0.operation == "verifiableRecordQuery" }
             #expect(logged == [.init(app: "com.example.cards", operation: "verifiableRecordQuery", type: HKVerifiableClinicalRecord.sampleTypeIdentifier,
                                      count: 1, outcome: "allowed")], "\(logged)")
-            #expect(try await Process.run(ServeCommandTests.executable, arguments: ["authorize", "--pending", "--store", daemon.store.path])
+            #expect(try await ChildProcess.run(ServeCommandTests.executable, arguments: ["authorize", "--pending", "--store", daemon.store.path])
                         == "No app is waiting for an answer.\n")
 
             // Nothing matching still waits for the person, who is told there is nothing to share.

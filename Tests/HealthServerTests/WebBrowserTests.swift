@@ -133,12 +133,12 @@ struct WebBrowserTests {
 /// A process the test starts, whose output (standard output and error together) it collects; stopped with SIGTERM
 /// (then SIGKILL) when the test is done with it, however the test ends.
 private final class Child: Sendable {
-    let process: Process
+    let process: ChildProcess
     private let output: FileHandle
 
     /// Starts `executable` (from the calling task: see `runToEnd`), with `environment` or else the test's.
     init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws {
-        let process = Process(), pipe = Pipe()
+        let process = ChildProcess(), pipe = Pipe()
         process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }

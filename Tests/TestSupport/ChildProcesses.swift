@@ -2,7 +2,6 @@ public import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import TestSupportC
 
 /// Runs `body`, which blocks (waits for a child process, reads its pipes to the end, sleeps), on a new thread of its
 /// own, and suspends the calling test until it returns.
@@ -11,7 +10,6 @@ import TestSupportC
 /// some suites start in this process. A test that blocked a pool thread while a compiler or an import ran in its
 /// child process left the others' daemons without a thread to answer on, and their requests timed out.
 public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    precondition(ohk_single_malloc_arena() == 1, "the test process must allocate from one malloc arena (TestSupportC)")
     return try await withCheckedThrowingContinuation { continuation in
         let thread = Thread { continuation.resume(with: Result { try body() }) }
         thread.stackSize = 8 << 20
@@ -25,13 +23,6 @@ public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async 
         let thread = Thread { continuation.resume(returning: body()) }
         thread.stackSize = 8 << 20
         thread.start()
-    }
-}
-
-extension Process {
-    /// Waits until the process ends, on a thread of its own (see `onOwnThread`).
-    public func ended() async {
-        await onOwnThread { self.waitUntilExit() }
     }
 }
 
@@ -63,13 +54,10 @@ extension FileHandle {
 /// Runs `executable` to its end: its exit status and what it printed on standard output (with standard error too when
 /// `withErrors`; else standard error is dropped).
 ///
-/// Started from the calling task, waited for on a thread of its own. Not started from a new thread: Foundation's
-/// `Process.run()` on Linux (Swift 6.3) reads past a buffer while it scans /proc/self/fd (swift-corelibs-foundation
-/// #5472, fixed upstream after 6.3), and the crash came when it ran on threads made just for it — serializing the
-/// starts did not help.
+/// Started from the calling task (see `ChildProcess`), waited for on a thread of its own.
 public func runToEnd(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil, in directory: URL? = nil,
                      withErrors: Bool = true) async throws -> (status: Int32, output: String) {
-    let process = Process(), output = Pipe()
+    let process = ChildProcess(), output = Pipe()
     process.executableURL = executable
     process.arguments = arguments
     if let environment { process.environment = environment }
