@@ -83,33 +83,6 @@ enum TypeNames {
         }
     }
 
-    static func title(_ identifier: String) -> String {
-        if identifier == "HKWorkoutTypeIdentifier" { return "Workouts" }
-        if identifier == "HKDataTypeIdentifierHeartbeatSeries" { return "Heartbeat Series" }
-        if identifier == HKDataTypeIdentifierStateOfMind { return "State of Mind" }
-        if identifier == HKVisionPrescriptionTypeIdentifier { return "Vision Prescription" }
-        if identifier == HKDataTypeIdentifierUserAnnotatedMedicationConcept { return "Medication" }
-        if identifier == HKMedicationDoseEventTypeIdentifierMedicationDoseEvent { return "Medication Doses" }
-        var name = identifier
-        for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier", "HKCharacteristicTypeIdentifier",
-                       "HKClinicalTypeIdentifier", "HKDocumentTypeIdentifier", "HKDataTypeIdentifier", "HKWorkoutTypeIdentifier",
-                       "HKScoredAssessmentTypeIdentifier", "HKAudiogramTypeIdentifier", "HKElectrocardiogramType", "HK"] where name.hasPrefix(prefix) {
-            name.removeFirst(prefix.count)
-            break
-        }
-        if name.isEmpty { return identifier }
-        var words = ""
-        let characters = Array(name)
-        for (index, character) in characters.enumerated() {
-            let previous = index > 0 ? characters[index - 1] : nil
-            let next = index + 1 < characters.count ? characters[index + 1] : nil
-            if index > 0, character.isUppercase, previous?.isLowercase == true || (previous?.isUppercase == true && next?.isLowercase == true) {
-                words += " "
-            } else if index > 0, character.isNumber, previous?.isNumber == false {
-                words += " "
-            }
-            words.append(character)
-        }
-        return words
-    }
+    /// A type's name on the pages (the terminal's too; see `TerminalPresenter.displayName`).
+    static func title(_ identifier: String) -> String { TerminalPresenter.displayName(identifier) }
 }

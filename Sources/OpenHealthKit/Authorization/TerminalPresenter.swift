@@ -102,24 +102,41 @@ public struct TerminalPresenter: HKAuthorizationPresenter {
         }
     }
 
-    /// A type identifier as people read it: "HKQuantityTypeIdentifierStepCount" → "Step Count".
+    /// A type identifier as people read it, on the terminal and in the web Health app: "HKQuantityTypeIdentifierStepCount"
+    /// → "Step Count", "HKQuantityTypeIdentifierUVExposure" → "UV Exposure"; the types whose identifiers do not follow
+    /// the pattern have their names here.
     public static func displayName(_ identifier: String) -> String {
-        if identifier == HKWorkoutRouteTypeIdentifier { return "Workout Routes" }
-        if identifier == HKVisionPrescriptionTypeIdentifier { return "Vision Prescription" }
-        if identifier == HKDataTypeIdentifierUserAnnotatedMedicationConcept { return "Medication" }
+        switch identifier {
+        case HKWorkoutTypeIdentifier: return "Workouts"
+        case HKWorkoutRouteTypeIdentifier: return "Workout Routes"
+        case HKDataTypeIdentifierHeartbeatSeries: return "Heartbeat Series"
+        case HKDataTypeIdentifierStateOfMind: return "State of Mind"
+        case HKVisionPrescriptionTypeIdentifier: return "Vision Prescription"
+        case HKDataTypeIdentifierUserAnnotatedMedicationConcept: return "Medication"
+        case HKMedicationDoseEventTypeIdentifierMedicationDoseEvent: return "Medication Doses"
+        case HKScoredAssessmentTypeIdentifier.GAD7.rawValue: return "GAD-7 Assessment"
+        case HKScoredAssessmentTypeIdentifier.PHQ9.rawValue: return "PHQ-9 Assessment"
+        default: break
+        }
         var name = identifier
         for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCharacteristicTypeIdentifier",
-                       "HKCorrelationTypeIdentifier", "HKClinicalTypeIdentifier", "HKDocumentTypeIdentifier",
-                       "HKDataTypeIdentifier", "HKWorkoutTypeIdentifier", "HK"] where name.hasPrefix(prefix) {
+                       "HKCorrelationTypeIdentifier", "HKClinicalTypeIdentifier", "HKDocumentTypeIdentifier", "HKDataTypeIdentifier",
+                       "HKAudiogramTypeIdentifier", "HKElectrocardiogramType", "HK"] where name.hasPrefix(prefix) {
             name.removeFirst(prefix.count)
             break
         }
         if name.isEmpty { return identifier }
+        // A word starts at a capital after a small letter, or at the last capital of an acronym followed by a small
+        // letter ("UVExposure"), or at a capital after a digit ("VO2Max"); digits stay with what they follow ("B6").
         var words = ""
-        for (index, character) in name.enumerated() {
-            if index > 0, character.isUppercase, let previous = words.last, previous.isLowercase { words.append(" ") }
+        let characters = Array(name)
+        for (index, character) in characters.enumerated() where index > 0 {
+            let previous = characters[index - 1], next = index + 1 < characters.count ? characters[index + 1] : nil
+            if character.isUppercase, previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) {
+                words += " "
+            }
             words.append(character)
         }
-        return words
+        return String(characters[0]) + words
     }
 }
