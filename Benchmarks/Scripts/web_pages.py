@@ -84,6 +84,7 @@ def main():
             ("Sources", "/sources"),
             ("Records", "/records"),
             ("Me", "/me"),
+            ("Medications (2 tracked, a year of doses)", "/medications"),
             ("Access log", "/access-log"),
             ("Deliveries", "/deliveries"),
             ("Import and export", "/import"),

@@ -6,7 +6,7 @@ import OpenHealthKit
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Fill the store with a realistic synthetic person (phone and watch steps, heart rate, sleep, workouts, weight).",
+        abstract: "Fill the store with a realistic synthetic person (phone and watch steps, heart rate, sleep, workouts, weight, medications).",
         discussion: """
             Examples:
               health generate                      a year, ending 2026-11-04
@@ -41,6 +41,7 @@ struct GenerateCommand: ParsableCommand {
             print("\(String(count).padding(toLength: 9, withPad: " ", startingAt: 0)) \(type)")
         }
         print("\(String(summary.activitySummaries).padding(toLength: 9, withPad: " ", startingAt: 0)) activity summaries (daily rings)")
+        print("\(String(summary.medications).padding(toLength: 9, withPad: " ", startingAt: 0)) medications tracked in the Health app, with their doses")
         print(String(format: "%d samples in %.1f s (%.0f/s), %@ to %@", summary.total, seconds, Double(summary.total) / max(seconds, 0.001),
                      summary.interval.start.formatted(.iso8601), summary.interval.end.formatted(.iso8601)))
     }

@@ -33,6 +33,31 @@ struct SyntheticPersonTests {
         #expect(weight.allSatisfy { $0.sourceRevision.source.bundleIdentifier == "com.apple.Health" && $0.metadata?[HKMetadataKeyWasUserEntered] as? Bool == true })
     }
 
+    @Test func thePersonTracksAStatinTakenOnMostMorningsAndIbuprofenAsNeeded() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString)")
+        let person = try HealthPerson(storeDirectory: folder)
+        let summary = try person.generate(SyntheticPerson(days: 30, end: day0, seed: 42, heartRateInterval: 3600))
+        let medications = try person.medications()
+        #expect(medications.map(\.medication.displayText) == ["Atorvastatin 20 MG Oral Tablet", "Ibuprofen 200 MG Oral Tablet"])
+        #expect(medications.map(\.hasSchedule) == [true, false])
+        #expect(summary.medications == 2)
+
+        let doses = try person.loggedDoses(limit: 1_000)
+        #expect(summary.samplesByType[HKObjectType.medicationDoseEventType().identifier] == doses.count)
+        let statin = doses.filter { $0.medicationConceptIdentifier == medications[0].medication.identifier }
+        // Due at 08:00 each day; taken on most (one tablet), skipped on some, not logged on the rest.
+        #expect(statin.count <= 30 && statin.filter { $0.logStatus == .taken }.count >= 20)
+        #expect(statin.allSatisfy { $0.scheduleType == .schedule && $0.scheduledDoseQuantity == 1 && $0.scheduledDate != nil })
+        #expect(statin.allSatisfy { $0.logStatus == .taken ? $0.doseQuantity == 1 : $0.logStatus == .skipped && $0.doseQuantity == nil })
+        let ibuprofen = doses.filter { $0.medicationConceptIdentifier == medications[1].medication.identifier }
+        #expect(ibuprofen.allSatisfy { $0.scheduleType == .asNeeded && $0.scheduledDate == nil && [1, 2].contains($0.doseQuantity) })
+        #expect(doses.allSatisfy { $0.sourceRevision.source.bundleIdentifier == "com.apple.Health" })
+
+        // Generating into the same store again tracks no medication twice.
+        try person.generate(SyntheticPerson(days: 1, end: day0, seed: 43, heartRateInterval: 3600))
+        #expect(try person.medications().count == 2)
+    }
+
     @Test func theSameSeedGivesTheSameData() throws {
         let a = SyntheticPerson(days: 2, seed: 9, heartRateInterval: 60).day(1)
         let b = SyntheticPerson(days: 2, seed: 9, heartRateInterval: 60).day(1)

@@ -2,7 +2,9 @@ public import Foundation
 
 /// A realistic synthetic person, to fill a store for demos and benchmarks: a phone and an overlapping watch
 /// counting steps by the minute, the watch's heart rate every few seconds while awake, sleep stages each
-/// night, workouts a few times a week, and weight entered by hand in the Health app. Deterministic for a seed.
+/// night, workouts a few times a week, weight entered by hand in the Health app, and two medications tracked in the
+/// Health app with the doses logged (a statin each morning on a schedule, ibuprofen as needed). Deterministic for a
+/// seed.
 ///
 /// ```swift
 /// let person = try HealthPerson(storeDirectory: folder)
@@ -42,6 +44,8 @@ public struct SyntheticPerson: Sendable {
         public var total: Int { samplesByType.values.reduce(0, +) }
         /// Activity summaries (one per day).
         public var activitySummaries = 0
+        /// The medications the person tracks that the dose events are of (added now or tracked already).
+        public var medications = 0
         /// The generated interval.
         public var interval: DateInterval
     }
@@ -59,6 +63,13 @@ public struct SyntheticPerson: Sendable {
                                       firmwareVersion: nil, softwareVersion: "17.4", localIdentifier: nil, udiDeviceIdentifier: nil)
     static let watchDevice = HKDevice(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch", hardwareVersion: "Watch6,1",
                                       firmwareVersion: nil, softwareVersion: "10.4", localIdentifier: nil, udiDeviceIdentifier: nil)
+
+    /// The medications the person tracks, by RxNorm code: `HealthPerson.generate` adds those the store does not track
+    /// yet, and `day(_:)` logs their doses.
+    static let medications: [(name: String, rxNorm: String, hasSchedule: Bool)] = [
+        ("Atorvastatin 20 MG Oral Tablet", "617310", true),
+        ("Ibuprofen 200 MG Oral Tablet", "310965", false),
+    ]
 
     /// The samples of day `index` (0 = the first), all sources together.
     func day(_ index: Int) -> [HKObject] {
@@ -148,6 +159,24 @@ public struct SyntheticPerson: Sendable {
                 type: HKQuantityType(.bodyMass), quantity: HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: (kilograms * 10).rounded() / 10),
                 start: when, end: when, metadata: [HKMetadataKeyWasUserEntered: .bool(true)], sourceRevision: Self.health, device: nil))
         }
+
+        // Doses logged in the Health app: the statin due at 08:00, taken on most days, skipped on some, not logged on the
+        // rest; one or two ibuprofen tablets on about one day in ten.
+        let tablets = HKUnit.count(), due = at(8 * 3600)
+        let answer = random.uniform(0, 1), logged = at(max(wake, 8 * 3600 - 1800) + random.uniform(0, 3600))
+        if answer < 0.93 {
+            objects.append(HKMedicationDoseEvent(
+                scheduleType: .schedule, medicationConceptIdentifier: .medication(Self.medications[0].rxNorm), scheduledDate: due,
+                scheduledDoseQuantity: 1, doseQuantity: answer < 0.85 ? 1 : nil, logStatus: answer < 0.85 ? .taken : .skipped,
+                unit: tablets, start: logged, end: logged, sourceRevision: Self.health))
+        }
+        if random.chance(0.1) {
+            let when = at(random.uniform(wake + 3600, sleep - 3600))
+            objects.append(HKMedicationDoseEvent(
+                scheduleType: .asNeeded, medicationConceptIdentifier: .medication(Self.medications[1].rxNorm), scheduledDate: nil,
+                scheduledDoseQuantity: nil, doseQuantity: random.chance(0.5) ? 1 : 2, logStatus: .taken, unit: tablets,
+                start: when, end: when, sourceRevision: Self.health))
+        }
         return objects
     }
 
@@ -204,6 +233,14 @@ extension HealthPerson {
             throw HKError.invalidArgument("heart-rate readings must be at least 1 second apart (asked for \(person.heartRateInterval))")
         }
         var summary = SyntheticPerson.Summary(interval: DateInterval(start: person.end.addingTimeInterval(Double(-person.days) * 86_400), end: person.end))
+        // The medications the doses are of, once: a store generated into again keeps tracking the same ones.
+        let tracked = Set(try medications().map(\.medication.identifier.underlyingIdentifier))
+        for medication in SyntheticPerson.medications where !tracked.contains(medication.rxNorm) {
+            try addMedication(named: medication.name, form: .tablet,
+                              codings: [HKClinicalCoding(system: HKClinicalCoding.rxNormSystem, version: nil, code: medication.rxNorm)],
+                              hasSchedule: medication.hasSchedule)
+        }
+        summary.medications = SyntheticPerson.medications.count
         for index in 0..<person.days {
             let objects = person.day(index)
             try sampleStore.importSamples(objects)
