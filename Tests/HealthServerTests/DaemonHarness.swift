@@ -103,22 +103,14 @@ final class DaemonHarness: Sendable {
     /// How long a test's call may take: as long as an app's own `HKHealthStore` waits for a sheet (330 s, beyond the
     /// daemon's 300 s), because a call parked for the person's answer waits that long in use. Found in CI: every suite
     /// runs at once on two cores, and a test that asked, read the sheet and answered it took more than the 30 s these
-    /// calls had, so the app's call failed although the person had answered. The calls go through `httpClient`, configured
-    /// as an app's remote `HKHealthStore` configures its own (no 90 s read timeout), so they wait as an app's do.
+    /// calls had, so the app's call failed although the person had answered. The calls go through the HTTP client an app's
+    /// remote `HKHealthStore` uses (`RemoteBackend.httpClient`: no 90 s read timeout), so they wait as an app's do.
     static let callTimeout: TimeAmount = .seconds(330)
-
-    /// AsyncHTTPClient's shared configuration without its read timeout, as `RemoteBackend` has it: a call parked for the
-    /// person's answer hears nothing until the person decides; `callTimeout` bounds each call instead.
-    static let httpClient: HTTPClient = {
-        var configuration = HTTPClient.Configuration.singletonConfiguration
-        configuration.timeout.read = nil
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }()
 
     /// The generated client, calling as the app holding `token` (or as no app).
     func client(token: String? = nil, timeout: TimeAmount = DaemonHarness.callTimeout) -> Client {
         Client(serverURL: URL(string: baseURL)!, configuration: .init(dateTranscoder: ExactDateTranscoder()),
-               transport: AsyncHTTPClientTransport(configuration: .init(client: DaemonHarness.httpClient, timeout: timeout)),
+               transport: AsyncHTTPClientTransport(configuration: .init(client: RemoteBackend.httpClient, timeout: timeout)),
                middlewares: token.map { [BearerTokenMiddleware(token: $0)] } ?? [])
     }
 
@@ -130,7 +122,7 @@ final class DaemonHarness: Sendable {
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let token { request.headers.add(name: "authorization", value: "Bearer \(token)") }
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        let response = try await DaemonHarness.httpClient.execute(request, timeout: Self.callTimeout)
+        let response = try await RemoteBackend.httpClient.execute(request, timeout: Self.callTimeout)
         let bytes = try await response.body.collect(upTo: 64 << 20)
         return RawResponse(status: Int(response.status.code), headers: response.headers.map { ($0.name.lowercased(), $0.value) },
                            body: String(buffer: bytes))

@@ -1,4 +1,4 @@
-import AsyncHTTPClient
+package import AsyncHTTPClient
 import Foundation
 import HealthAPI
 package import HealthStore
@@ -28,8 +28,9 @@ package struct RemoteBackend: HealthBackend {
     }
 
     /// AsyncHTTPClient's shared configuration without its 90 s read timeout: a call parked for the person's answer hears
-    /// nothing until the person decides (up to the daemon's 300 s); each call's own deadline bounds it instead.
-    private static let httpClient: HTTPClient = {
+    /// nothing until the person decides (up to the daemon's 300 s); each call's own deadline bounds it instead. The
+    /// tests' daemon harness calls through it too, so its calls wait as an app's do.
+    package static let httpClient: HTTPClient = {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.timeout.read = nil
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
