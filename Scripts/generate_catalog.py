@@ -199,6 +199,8 @@ MODEL_ENUMS: dict[str, list[str] | None] = {
     "HKWeatherCondition": None,
     "HKWorkoutSwimmingLocationType": ["unknown", "pool", "openWater"],
     "HKWorkoutSessionLocationType": ["unknown", "indoor", "outdoor"],
+    "HKWorkoutSessionState": ["notStarted", "running", "ended", "paused", "prepared", "stopped"],
+    "HKWorkoutSessionType": ["primary", "mirrored"],
     "HKSwimmingStrokeStyle": None,
     "HKInsulinDeliveryReason": ["basal", "bolus"],
     "HKBloodGlucoseMealTime": ["preprandial", "postprandial"],

@@ -32,6 +32,9 @@ package enum OpenAPIDocument {
     },
     {
       "name": "background"
+    },
+    {
+      "name": "workout-sessions"
     }
   ],
   "paths": {
@@ -3204,6 +3207,197 @@ package enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/v1/workout-sessions/messages": {
+      "post": {
+        "operationId": "sendWorkoutSessionMessage",
+        "tags": [
+          "workout-sessions"
+        ],
+        "summary": "HKWorkoutSession mirroring: sends a message to the app's other instances on this store — from a primary session to every listening instance (GET /v1/streams/workout-sessions without session), from a mirror to its primary (the stream with that session).",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/WorkoutSessionSend"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Relayed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WorkoutSessionDelivery"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "description": "Messages go only between instances of the app the token names, and are kept in memory only (not in the access log). A message missing what its kind needs, or with data over 65,536 bytes, is a 400 naming the field."
+      }
+    },
+    "/v1/streams/workout-sessions": {
+      "get": {
+        "operationId": "streamWorkoutSessionMessages",
+        "tags": [
+          "streams"
+        ],
+        "summary": "HKWorkoutSession mirroring as Server-Sent Events: a `registered` event once the endpoint is registered (so that a message sent after it reaches the caller), then a `message` event for each message to it — without session, the app's sessions that start mirroring and every message to the mirrors (workoutSessionMirroringStartHandler); with session, the messages to that primary session from its mirrors.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "endpoint",
+            "in": "query",
+            "required": true,
+            "description": "The caller's endpoint id (a UUID of its making), as it sends messages with; opening the stream again with it replaces the earlier one.",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          },
+          {
+            "name": "session",
+            "in": "query",
+            "required": false,
+            "description": "The primary session (UUID) whose messages to hear; none to listen for mirrored sessions.",
+            "schema": {
+              "type": "string",
+              "format": "uuid"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The stream of events (text/event-stream); the data of each event is a WorkoutSessionEvent.",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "event"
+                  ],
+                  "description": "One event of the stream (a keepalive event, every 15 s of quiet, has no data).",
+                  "properties": {
+                    "event": {
+                      "type": "string",
+                      "enum": [
+                        "registered",
+                        "message",
+                        "keepalive"
+                      ]
+                    },
+                    "data": {
+                      "type": "string",
+                      "contentMediaType": "application/json",
+                      "description": "A WorkoutSessionEvent, as JSON: the endpoint for registered, the message for message."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request was refused; the body says why.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "No credential, or one that is unknown or revoked.",
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          },
+          "429": {
+            "description": "The app went over its request quota; the Retry-After header says in how many seconds to try again.",
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait.",
+                "schema": {
+                  "type": "integer"
+                }
+              }
+            },
+            "content": {
+              "application/problem+json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Problem"
+                }
+              }
+            }
+          }
+        },
+        "description": "The stream ends when the person revokes the app and when the daemon stops."
+      }
     }
   },
   "components": {
@@ -5885,6 +6079,132 @@ package enum OpenAPIDocument {
             "items": {
               "$ref": "#/components/schemas/UserAnnotatedMedication"
             }
+          }
+        }
+      },
+      "WorkoutSessionMessage": {
+        "type": "object",
+        "required": [
+          "session",
+          "toPrimary",
+          "kind"
+        ],
+        "additionalProperties": false,
+        "description": "One message between an HKWorkoutSession and its mirrors: the other instances of the same app that set workoutSessionMirroringStartHandler. The primary tells its mirrors what happens to the session; a mirror sends the app's data and asks the primary to pause, resume, stop or end.",
+        "properties": {
+          "session": {
+            "type": "string",
+            "format": "uuid",
+            "description": "The session's UUID (the same in the primary and its mirrors)."
+          },
+          "toPrimary": {
+            "type": "boolean",
+            "description": "true from a mirror to the primary (data, request); false from the primary to its mirrors (every other kind)."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "mirroringStarted",
+              "stateChanged",
+              "activityBegan",
+              "activityEnded",
+              "event",
+              "data",
+              "request",
+              "mirroringStopped"
+            ],
+            "description": "mirroringStarted (configuration, state, startDate): a mirrored session starts; stateChanged (state, fromState, date); activityBegan and activityEnded (configuration, date); event (eventType, date); data (data); request (request); mirroringStopped: the mirrors are disconnected."
+          },
+          "configuration": {
+            "$ref": "#/components/schemas/WorkoutConfiguration"
+          },
+          "state": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 6,
+            "description": "HKWorkoutSessionState raw value: 1 not started, 2 running, 3 ended, 4 paused, 5 prepared, 6 stopped."
+          },
+          "fromState": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 6,
+            "description": "The HKWorkoutSessionState raw value the session left."
+          },
+          "date": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "startDate": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the session started running (mirroringStarted)."
+          },
+          "eventType": {
+            "type": "integer",
+            "description": "HKWorkoutEventType raw value: 1 pause, 2 resume."
+          },
+          "data": {
+            "type": "string",
+            "contentEncoding": "base64",
+            "maxLength": 87384,
+            "description": "The app's data (sendToRemoteWorkoutSession), base64: at most 65,536 bytes."
+          },
+          "request": {
+            "type": "string",
+            "enum": [
+              "pause",
+              "resume",
+              "stopActivity",
+              "end"
+            ],
+            "description": "What a mirror asks its primary to do."
+          }
+        }
+      },
+      "WorkoutSessionSend": {
+        "type": "object",
+        "required": [
+          "endpoint",
+          "message"
+        ],
+        "additionalProperties": false,
+        "description": "A workout-session message and who sends it.",
+        "properties": {
+          "endpoint": {
+            "type": "string",
+            "format": "uuid",
+            "description": "The sender's endpoint: the id it streams its messages with (GET /v1/streams/workout-sessions), so that it does not hear itself."
+          },
+          "message": {
+            "$ref": "#/components/schemas/WorkoutSessionMessage"
+          }
+        }
+      },
+      "WorkoutSessionDelivery": {
+        "type": "object",
+        "required": [
+          "reached"
+        ],
+        "additionalProperties": false,
+        "description": "How many of the app's endpoints the message reached (0: no mirror listens, or the primary is gone).",
+        "properties": {
+          "reached": {
+            "type": "integer",
+            "minimum": 0
+          }
+        }
+      },
+      "WorkoutSessionEvent": {
+        "type": "object",
+        "additionalProperties": false,
+        "description": "The data of a workout-session stream event: a registered event names the endpoint now registered; a message event carries the message.",
+        "properties": {
+          "endpoint": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "message": {
+            "$ref": "#/components/schemas/WorkoutSessionMessage"
           }
         }
       }

@@ -5510,5 +5510,293 @@ extension Components {
                 case medications
             }
         }
+        /// One message between an HKWorkoutSession and its mirrors: the other instances of the same app that set workoutSessionMirroringStartHandler. The primary tells its mirrors what happens to the session; a mirror sends the app's data and asks the primary to pause, resume, stop or end.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WorkoutSessionMessage`.
+        package struct WorkoutSessionMessage: Codable, Hashable, Sendable {
+            /// The session's UUID (the same in the primary and its mirrors).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionMessage/session`.
+            package var session: Swift.String
+            /// true from a mirror to the primary (data, request); false from the primary to its mirrors (every other kind).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionMessage/toPrimary`.
+            package var toPrimary: Swift.Bool
+            /// mirroringStarted (configuration, state, startDate): a mirrored session starts; stateChanged (state, fromState, date); activityBegan and activityEnded (configuration, date); event (eventType, date); data (data); request (request); mirroringStopped: the mirrors are disconnected.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionMessage/kind`.
+            @frozen package enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case mirroringStarted = "mirroringStarted"
+                case stateChanged = "stateChanged"
+                case activityBegan = "activityBegan"
+                case activityEnded = "activityEnded"
+                case event = "event"
+                case data = "data"
+                case request = "request"
+                case mirroringStopped = "mirroringStopped"
+            }
+            /// mirroringStarted (configuration, state, startDate): a mirrored session starts; stateChanged (state, fromState, date); activityBegan and activityEnded (configuration, date); event (eventType, date); data (data); request (request); mirroringStopped: the mirrors are disconnected.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionMessage/kind`.
+            package var kind: Components.Schemas.WorkoutSessionMessage.KindPayload
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionMessage/configuration`.
+            package var configuration: Components.Schemas.WorkoutConfiguration?
+            /// HKWorkoutSessionState raw value: 1 not started, 2 running, 3 ended, 4 paused, 5 prepared, 6 stopped.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionMessage/state`.
+            package var state: Swift.Int?
+            /// The HKWorkoutSessionState raw value the session left.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionMessage/fromState`.
+            package var fromState: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionMessage/date`.
+            package var date: Foundation.Date?
+            /// When the session started running (mirroringStarted).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionMessage/startDate`.
+            package var startDate: Foundation.Date?
+            /// HKWorkoutEventType raw value: 1 pause, 2 resume.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionMessage/eventType`.
+            package var eventType: Swift.Int?
+            /// The app's data (sendToRemoteWorkoutSession), base64: at most 65,536 bytes.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionMessage/data`.
+            package var data: OpenAPIRuntime.Base64EncodedData?
+            /// What a mirror asks its primary to do.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionMessage/request`.
+            @frozen package enum RequestPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case pause = "pause"
+                case resume = "resume"
+                case stopActivity = "stopActivity"
+                case end = "end"
+            }
+            /// What a mirror asks its primary to do.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionMessage/request`.
+            package var request: Components.Schemas.WorkoutSessionMessage.RequestPayload?
+            /// Creates a new `WorkoutSessionMessage`.
+            ///
+            /// - Parameters:
+            ///   - session: The session's UUID (the same in the primary and its mirrors).
+            ///   - toPrimary: true from a mirror to the primary (data, request); false from the primary to its mirrors (every other kind).
+            ///   - kind: mirroringStarted (configuration, state, startDate): a mirrored session starts; stateChanged (state, fromState, date); activityBegan and activityEnded (configuration, date); event (eventType, date); data (data); request (request); mirroringStopped: the mirrors are disconnected.
+            ///   - configuration:
+            ///   - state: HKWorkoutSessionState raw value: 1 not started, 2 running, 3 ended, 4 paused, 5 prepared, 6 stopped.
+            ///   - fromState: The HKWorkoutSessionState raw value the session left.
+            ///   - date:
+            ///   - startDate: When the session started running (mirroringStarted).
+            ///   - eventType: HKWorkoutEventType raw value: 1 pause, 2 resume.
+            ///   - data: The app's data (sendToRemoteWorkoutSession), base64: at most 65,536 bytes.
+            ///   - request: What a mirror asks its primary to do.
+            package init(
+                session: Swift.String,
+                toPrimary: Swift.Bool,
+                kind: Components.Schemas.WorkoutSessionMessage.KindPayload,
+                configuration: Components.Schemas.WorkoutConfiguration? = nil,
+                state: Swift.Int? = nil,
+                fromState: Swift.Int? = nil,
+                date: Foundation.Date? = nil,
+                startDate: Foundation.Date? = nil,
+                eventType: Swift.Int? = nil,
+                data: OpenAPIRuntime.Base64EncodedData? = nil,
+                request: Components.Schemas.WorkoutSessionMessage.RequestPayload? = nil
+            ) {
+                self.session = session
+                self.toPrimary = toPrimary
+                self.kind = kind
+                self.configuration = configuration
+                self.state = state
+                self.fromState = fromState
+                self.date = date
+                self.startDate = startDate
+                self.eventType = eventType
+                self.data = data
+                self.request = request
+            }
+            package enum CodingKeys: String, CodingKey {
+                case session
+                case toPrimary
+                case kind
+                case configuration
+                case state
+                case fromState
+                case date
+                case startDate
+                case eventType
+                case data
+                case request
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.session = try container.decode(
+                    Swift.String.self,
+                    forKey: .session
+                )
+                self.toPrimary = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .toPrimary
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.WorkoutSessionMessage.KindPayload.self,
+                    forKey: .kind
+                )
+                self.configuration = try container.decodeIfPresent(
+                    Components.Schemas.WorkoutConfiguration.self,
+                    forKey: .configuration
+                )
+                self.state = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .state
+                )
+                self.fromState = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .fromState
+                )
+                self.date = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .date
+                )
+                self.startDate = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .startDate
+                )
+                self.eventType = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .eventType
+                )
+                self.data = try container.decodeIfPresent(
+                    OpenAPIRuntime.Base64EncodedData.self,
+                    forKey: .data
+                )
+                self.request = try container.decodeIfPresent(
+                    Components.Schemas.WorkoutSessionMessage.RequestPayload.self,
+                    forKey: .request
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "session",
+                    "toPrimary",
+                    "kind",
+                    "configuration",
+                    "state",
+                    "fromState",
+                    "date",
+                    "startDate",
+                    "eventType",
+                    "data",
+                    "request"
+                ])
+            }
+        }
+        /// A workout-session message and who sends it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WorkoutSessionSend`.
+        package struct WorkoutSessionSend: Codable, Hashable, Sendable {
+            /// The sender's endpoint: the id it streams its messages with (GET /v1/streams/workout-sessions), so that it does not hear itself.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionSend/endpoint`.
+            package var endpoint: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionSend/message`.
+            package var message: Components.Schemas.WorkoutSessionMessage
+            /// Creates a new `WorkoutSessionSend`.
+            ///
+            /// - Parameters:
+            ///   - endpoint: The sender's endpoint: the id it streams its messages with (GET /v1/streams/workout-sessions), so that it does not hear itself.
+            ///   - message:
+            package init(
+                endpoint: Swift.String,
+                message: Components.Schemas.WorkoutSessionMessage
+            ) {
+                self.endpoint = endpoint
+                self.message = message
+            }
+            package enum CodingKeys: String, CodingKey {
+                case endpoint
+                case message
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.endpoint = try container.decode(
+                    Swift.String.self,
+                    forKey: .endpoint
+                )
+                self.message = try container.decode(
+                    Components.Schemas.WorkoutSessionMessage.self,
+                    forKey: .message
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "endpoint",
+                    "message"
+                ])
+            }
+        }
+        /// How many of the app's endpoints the message reached (0: no mirror listens, or the primary is gone).
+        ///
+        /// - Remark: Generated from `#/components/schemas/WorkoutSessionDelivery`.
+        package struct WorkoutSessionDelivery: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionDelivery/reached`.
+            package var reached: Swift.Int
+            /// Creates a new `WorkoutSessionDelivery`.
+            ///
+            /// - Parameters:
+            ///   - reached:
+            package init(reached: Swift.Int) {
+                self.reached = reached
+            }
+            package enum CodingKeys: String, CodingKey {
+                case reached
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.reached = try container.decode(
+                    Swift.Int.self,
+                    forKey: .reached
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "reached"
+                ])
+            }
+        }
+        /// The data of a workout-session stream event: a registered event names the endpoint now registered; a message event carries the message.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WorkoutSessionEvent`.
+        package struct WorkoutSessionEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionEvent/endpoint`.
+            package var endpoint: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/WorkoutSessionEvent/message`.
+            package var message: Components.Schemas.WorkoutSessionMessage?
+            /// Creates a new `WorkoutSessionEvent`.
+            ///
+            /// - Parameters:
+            ///   - endpoint:
+            ///   - message:
+            package init(
+                endpoint: Swift.String? = nil,
+                message: Components.Schemas.WorkoutSessionMessage? = nil
+            ) {
+                self.endpoint = endpoint
+                self.message = message
+            }
+            package enum CodingKeys: String, CodingKey {
+                case endpoint
+                case message
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.endpoint = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .endpoint
+                )
+                self.message = try container.decodeIfPresent(
+                    Components.Schemas.WorkoutSessionMessage.self,
+                    forKey: .message
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "endpoint",
+                    "message"
+                ])
+            }
+        }
     }
 }

@@ -242,6 +242,20 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/queries/medications`.
     /// - Remark: Generated from `#/paths//v1/queries/medications/post(queryMedications)`.
     func queryMedications(_ input: Operations.QueryMedications.Input) async throws -> Operations.QueryMedications.Output
+    /// HKWorkoutSession mirroring: sends a message to the app's other instances on this store — from a primary session to every listening instance (GET /v1/streams/workout-sessions without session), from a mirror to its primary (the stream with that session).
+    ///
+    /// Messages go only between instances of the app the token names, and are kept in memory only (not in the access log). A message missing what its kind needs, or with data over 65,536 bytes, is a 400 naming the field.
+    ///
+    /// - Remark: HTTP `POST /v1/workout-sessions/messages`.
+    /// - Remark: Generated from `#/paths//v1/workout-sessions/messages/post(sendWorkoutSessionMessage)`.
+    func sendWorkoutSessionMessage(_ input: Operations.SendWorkoutSessionMessage.Input) async throws -> Operations.SendWorkoutSessionMessage.Output
+    /// HKWorkoutSession mirroring as Server-Sent Events: a `registered` event once the endpoint is registered (so that a message sent after it reaches the caller), then a `message` event for each message to it — without session, the app's sessions that start mirroring and every message to the mirrors (workoutSessionMirroringStartHandler); with session, the messages to that primary session from its mirrors.
+    ///
+    /// The stream ends when the person revokes the app and when the daemon stops.
+    ///
+    /// - Remark: HTTP `GET /v1/streams/workout-sessions`.
+    /// - Remark: Generated from `#/paths//v1/streams/workout-sessions/get(streamWorkoutSessionMessages)`.
+    func streamWorkoutSessionMessages(_ input: Operations.StreamWorkoutSessionMessages.Input) async throws -> Operations.StreamWorkoutSessionMessages.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -761,6 +775,36 @@ extension APIProtocol {
         try await queryMedications(Operations.QueryMedications.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// HKWorkoutSession mirroring: sends a message to the app's other instances on this store — from a primary session to every listening instance (GET /v1/streams/workout-sessions without session), from a mirror to its primary (the stream with that session).
+    ///
+    /// Messages go only between instances of the app the token names, and are kept in memory only (not in the access log). A message missing what its kind needs, or with data over 65,536 bytes, is a 400 naming the field.
+    ///
+    /// - Remark: HTTP `POST /v1/workout-sessions/messages`.
+    /// - Remark: Generated from `#/paths//v1/workout-sessions/messages/post(sendWorkoutSessionMessage)`.
+    package func sendWorkoutSessionMessage(
+        headers: Operations.SendWorkoutSessionMessage.Input.Headers = .init(),
+        body: Operations.SendWorkoutSessionMessage.Input.Body
+    ) async throws -> Operations.SendWorkoutSessionMessage.Output {
+        try await sendWorkoutSessionMessage(Operations.SendWorkoutSessionMessage.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// HKWorkoutSession mirroring as Server-Sent Events: a `registered` event once the endpoint is registered (so that a message sent after it reaches the caller), then a `message` event for each message to it — without session, the app's sessions that start mirroring and every message to the mirrors (workoutSessionMirroringStartHandler); with session, the messages to that primary session from its mirrors.
+    ///
+    /// The stream ends when the person revokes the app and when the daemon stops.
+    ///
+    /// - Remark: HTTP `GET /v1/streams/workout-sessions`.
+    /// - Remark: Generated from `#/paths//v1/streams/workout-sessions/get(streamWorkoutSessionMessages)`.
+    package func streamWorkoutSessionMessages(
+        query: Operations.StreamWorkoutSessionMessages.Input.Query,
+        headers: Operations.StreamWorkoutSessionMessages.Input.Headers = .init()
+    ) async throws -> Operations.StreamWorkoutSessionMessages.Output {
+        try await streamWorkoutSessionMessages(Operations.StreamWorkoutSessionMessages.Input(
+            query: query,
+            headers: headers
         ))
     }
 }

@@ -47,7 +47,7 @@ extension HealthAPIService {
     }
 
     /// Whether `app`'s credential still holds (as the next request would find it).
-    private static func stillAllowed(_ app: String, token: String?, in registrations: AppRegistrations) -> @Sendable () -> Bool {
+    static func stillAllowed(_ app: String, token: String?, in registrations: AppRegistrations) -> @Sendable () -> Bool {
         {
             guard let token else { return false }
             return (try? registrations.app(forToken: token))?.bundleIdentifier == app
@@ -56,7 +56,7 @@ extension HealthAPIService {
 
     /// The body of an event stream: the feed's elements as events (and keepalives) until the feed ends, the credential
     /// stops holding, the client goes, or the daemon stops.
-    private static func eventStream<Element: Sendable, Payload: Encodable & Sendable>(
+    static func eventStream<Element: Sendable, Payload: Encodable & Sendable>(
         _ feed: AsyncThrowingStream<Element, any Error>, stillAllowed: @escaping @Sendable () -> Bool,
         event: @escaping @Sendable (Element) -> ServerSentEventWithJSONData<Payload>
     ) -> HTTPBody {

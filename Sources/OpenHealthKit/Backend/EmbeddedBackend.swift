@@ -323,4 +323,30 @@ package struct EmbeddedBackend: HealthBackend {
         HKStatisticsCollectionQuery.compute(plan, intervals: intervals, loaded: try plan.load(from: samples, app: app.bundleIdentifier),
                                             mergeMode: mergeMode)
     }
+
+    // MARK: - Workout session mirroring
+
+    /// The relay between this app's instances on this store.
+    package var workoutSessionRelay: WorkoutSessionRelay {
+        .relay(store: samples.database.directory, app: app.bundleIdentifier)
+    }
+
+    package func workoutSessionMessages(endpoint: UUID, session: UUID?) -> AsyncThrowingStream<WorkoutSessionMessage?, any Error> {
+        let messages = workoutSessionRelay.messages(endpoint: endpoint, session: session)
+        let (stream, continuation) = AsyncThrowingStream<WorkoutSessionMessage?, any Error>.makeStream()
+        let task = Task {
+            for await message in messages { continuation.yield(message) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    package func sendWorkoutSessionMessage(_ message: WorkoutSessionMessage, from endpoint: UUID) async throws -> Int {
+        if let problem = message.problem {
+            throw HKError(problem.field == "/data" && message.data != nil ? .errorDataSizeExceeded : .errorInvalidArgument,
+                          "workout session message \(problem.field): \(problem.message)")
+        }
+        return workoutSessionRelay.send(message, from: endpoint)
+    }
 }

@@ -94,4 +94,11 @@ package protocol HealthBackend: Sendable {
     /// The same per interval: a statistics collection.
     func statisticsCollection(_ plan: StatisticsPlan, intervals: StatisticsIntervals, mergeMode: HKStatisticsMergeMode) async throws
         -> HKStatisticsCollectionQuery.Computed
+    /// The workout-session messages to `endpoint` from the app's other instances on this store (``WorkoutSessionRelay``),
+    /// as a listener for mirrored sessions (`session` nil) or as primary session `session`: `nil` once the endpoint is
+    /// registered, then each message, until the consumer stops.
+    func workoutSessionMessages(endpoint: UUID, session: UUID?) -> AsyncThrowingStream<WorkoutSessionMessage?, any Error>
+    /// Sends a workout-session message from `endpoint` to the app's other instances on this store; returns how many
+    /// endpoints it reached.
+    func sendWorkoutSessionMessage(_ message: WorkoutSessionMessage, from endpoint: UUID) async throws -> Int
 }

@@ -574,6 +574,60 @@ package struct RemoteBackend: HealthBackend {
         return data
     }
 
+    // MARK: - Workout session mirroring
+
+    /// The daemon's workout-session stream (Server-Sent Events): `nil` at each `registered` event, then the messages.
+    /// A dropped connection is opened again (messages relayed meanwhile are not kept: a session lives in its
+    /// processes); a refusal ends it with that error.
+    package func workoutSessionMessages(endpoint: UUID, session: UUID?) -> AsyncThrowingStream<WorkoutSessionMessage?, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<WorkoutSessionMessage?, any Error>.makeStream()
+        let query = Operations.StreamWorkoutSessionMessages.Input.Query(endpoint: endpoint.uuidString.lowercased(),
+                                                                        session: session?.uuidString.lowercased())
+        let task = Task { [self] in
+            do {
+                var pause: Duration = .milliseconds(100)
+                while !Task.isCancelled {
+                    do {
+                        let body = try await call { try await client.streamWorkoutSessionMessages(query: query).ok.body.textEventStream }
+                        for try await event in body.asDecodedServerSentEventsWithJSONData(of: Components.Schemas.WorkoutSessionEvent.self) {
+                            pause = .milliseconds(100)
+                            switch event.event {
+                            case "registered":
+                                continuation.yield(nil)
+                            case "message":
+                                // One the relay would not have taken is skipped, as an embedded store never sends it.
+                                guard let data = event.data?.message, let message = try? WorkoutSessionMessage(wire: data, at: "/message") else { continue }
+                                continuation.yield(message)
+                            default:
+                                continue
+                            }
+                        }
+                    } catch let error as HKError where error.code != .errorDatabaseInaccessible {
+                        throw error
+                    } catch {
+                        // Not reached, or the stream broke off: try again, waiting longer each time (up to 5 s).
+                    }
+                    try await Task.sleep(for: pause)
+                    pause = min(pause * 2, .seconds(5))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: Task.isCancelled ? CancellationError() : error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    package func sendWorkoutSessionMessage(_ message: WorkoutSessionMessage, from endpoint: UUID) async throws -> Int {
+        if let problem = message.problem {
+            throw HKError(problem.field == "/data" && message.data != nil ? .errorDataSizeExceeded : .errorInvalidArgument,
+                          "workout session message \(problem.field): \(problem.message)")
+        }
+        let body = Components.Schemas.WorkoutSessionSend(endpoint: endpoint.uuidString.lowercased(), message: message.wire)
+        return try await call { try await client.sendWorkoutSessionMessage(body: .json(body)).ok.body.json.reached }
+    }
+
     /// Runs one generated-client call, turning what the transport and the middlewares throw into `HKError`.
     private func call<T>(_ work: () async throws -> T) async throws -> T {
         try checkReachable()

@@ -68,6 +68,8 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     public let configuration: Configuration
     /// The opened store, or why it could not be opened (every call then fails with that error).
     private let opened: Result<any HealthBackend, HKError>
+    /// Listens for the app's workout sessions mirrored to this store (``workoutSessionMirroringStartHandler``).
+    package let workoutMirroring = WorkoutMirroring()
 
     /// Opens the store described by `configuration`. Opening failures surface as
     /// `HKError(.errorDatabaseInaccessible)` from each call, since HealthKit's initializer cannot throw.
@@ -438,6 +440,17 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     open func startWatchApp(with workoutConfiguration: HKWorkoutConfiguration, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let configuration = SendableBox(workoutConfiguration.copy())
         completeDetached(completion) { try await self.startWatchApp(toHandle: configuration.value) }
+    }
+
+    /// Called with each workout session that another instance of this app — on this store, in this process or through
+    /// the same daemon — starts mirroring (`HKWorkoutSession.startMirroringToCompanionDevice()`), as HealthKit calls it
+    /// on the iPhone when the Apple Watch app mirrors its session. The session is `.mirrored`: set its delegate to hear
+    /// it. Set the handler early: a session that starts mirroring while no instance listens fails with
+    /// `errorHealthDataUnavailable`. Setting it to nil stops listening (mirrored sessions received before are
+    /// disconnected).
+    open var workoutSessionMirroringStartHandler: (@Sendable (HKWorkoutSession) -> Void)? {
+        get { workoutMirroring.currentHandler }
+        set { workoutMirroring.setHandler(newValue, store: self) }
     }
 
     // MARK: - Queries

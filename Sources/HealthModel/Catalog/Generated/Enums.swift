@@ -294,6 +294,30 @@ public enum HKWorkoutSessionLocationType: Int, Sendable, CaseIterable {
     case outdoor = 3
 }
 
+/// HealthKit's `HKWorkoutSessionState`, with Apple's raw values.
+public enum HKWorkoutSessionState: Int, Sendable, CaseIterable {
+    /// `HKWorkoutSessionStateNotStarted`
+    case notStarted = 1
+    /// `HKWorkoutSessionStateRunning`
+    case running = 2
+    /// `HKWorkoutSessionStateEnded`
+    case ended = 3
+    /// `HKWorkoutSessionStatePaused`
+    case paused = 4
+    /// `HKWorkoutSessionStatePrepared`
+    case prepared = 5
+    /// `HKWorkoutSessionStateStopped`
+    case stopped = 6
+}
+
+/// HealthKit's `HKWorkoutSessionType`, with Apple's raw values.
+public enum HKWorkoutSessionType: Int, Sendable, CaseIterable {
+    /// `HKWorkoutSessionTypePrimary`
+    case primary = 0
+    /// `HKWorkoutSessionTypeMirrored`
+    case mirrored = 1
+}
+
 /// HealthKit's `HKSwimmingStrokeStyle`, with Apple's raw values.
 public enum HKSwimmingStrokeStyle: Int, Sendable, CaseIterable {
     /// `HKSwimmingStrokeStyleUnknown`
@@ -545,6 +569,14 @@ package let modelEnumRawValuesByName: [String: Int] = [
     "HKWorkoutSessionLocationTypeUnknown": 1,
     "HKWorkoutSessionLocationTypeIndoor": 2,
     "HKWorkoutSessionLocationTypeOutdoor": 3,
+    "HKWorkoutSessionStateNotStarted": 1,
+    "HKWorkoutSessionStateRunning": 2,
+    "HKWorkoutSessionStateEnded": 3,
+    "HKWorkoutSessionStatePaused": 4,
+    "HKWorkoutSessionStatePrepared": 5,
+    "HKWorkoutSessionStateStopped": 6,
+    "HKWorkoutSessionTypePrimary": 0,
+    "HKWorkoutSessionTypeMirrored": 1,
     "HKSwimmingStrokeStyleUnknown": 0,
     "HKSwimmingStrokeStyleMixed": 1,
     "HKSwimmingStrokeStyleFreestyle": 2,
