@@ -29,6 +29,14 @@ struct WorkoutSessionMirroringTests {
         return received
     }
 
+    /// A primary running session on `store`, with a recorder as its delegate.
+    func recorded(on store: HKHealthStore) throws -> (HKWorkoutSession, WorkoutSessionRecorder) {
+        let session = try HKWorkoutSession(healthStore: store, configuration: running())
+        let recorder = WorkoutSessionRecorder()
+        session.delegate = recorder
+        return (session, recorder)
+    }
+
     func running() -> HKWorkoutConfiguration {
         let configuration = HKWorkoutConfiguration()
         configuration.activityType = .running
@@ -41,9 +49,7 @@ struct WorkoutSessionMirroringTests {
         try await AppSession.with(backend) { session in
             let (watch, phone) = try await instances(session, of: .steps)
             let received = await listen(phone)
-            let primary = try HKWorkoutSession(healthStore: watch, configuration: running())
-            let recorder = WorkoutSessionRecorder()
-            primary.delegate = recorder
+            let (primary, recorder) = try recorded(on: watch)
             let start = Date(timeIntervalSince1970: 1_790_000_000)
             primary.startActivity(with: start)
             try await primary.startMirroringToCompanionDevice()
@@ -74,9 +80,7 @@ struct WorkoutSessionMirroringTests {
         try await AppSession.with(backend) { session in
             let (watch, phone) = try await instances(session, of: .steps)
             let received = await listen(phone)
-            let primary = try HKWorkoutSession(healthStore: watch, configuration: running())
-            let recorder = WorkoutSessionRecorder()
-            primary.delegate = recorder
+            let (primary, recorder) = try recorded(on: watch)
             primary.startActivity(with: nil)
             primary.pause()
             try await primary.startMirroringToCompanionDevice()
@@ -123,9 +127,7 @@ struct WorkoutSessionMirroringTests {
         try await AppSession.with(backend) { session in
             let (watch, phone) = try await instances(session, of: .steps)
             let received = await listen(phone)
-            let primary = try HKWorkoutSession(healthStore: watch, configuration: running())
-            let recorder = WorkoutSessionRecorder()
-            primary.delegate = recorder
+            let (primary, recorder) = try recorded(on: watch)
             primary.startActivity(with: nil)
             try await primary.startMirroringToCompanionDevice()
             let (_, heard) = try await received.first()

@@ -343,10 +343,7 @@ package struct EmbeddedBackend: HealthBackend {
     }
 
     package func sendWorkoutSessionMessage(_ message: WorkoutSessionMessage, from endpoint: UUID) async throws -> Int {
-        if let problem = message.problem {
-            throw HKError(problem.field == "/data" && message.data != nil ? .errorDataSizeExceeded : .errorInvalidArgument,
-                          "workout session message \(problem.field): \(problem.message)")
-        }
+        try message.check()
         return workoutSessionRelay.send(message, from: endpoint)
     }
 }

@@ -287,6 +287,17 @@ package struct RemoteBackend: HealthBackend {
         open: @escaping @Sendable (String?) async throws -> HTTPBody,
         element: @escaping @Sendable (Payload, String?) throws -> Element
     ) -> AsyncThrowingStream<Element, any Error> {
+        streaming(Payload.self, open: open) { event, elements in
+            guard event.event == name, let data = event.data else { return }
+            elements.yield(try element(data, event.id))
+        }
+    }
+
+    /// The same with every event (keepalives aside) given to `handle`, which yields what it makes of it.
+    private func streaming<Payload: Decodable & Hashable & Sendable, Element: Sendable>(
+        _: Payload.Type, open: @escaping @Sendable (String?) async throws -> HTTPBody,
+        handle: @escaping @Sendable (ServerSentEventWithJSONData<Payload>, AsyncThrowingStream<Element, any Error>.Continuation) throws -> Void
+    ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
         let task = Task { [self] in
             do {
@@ -297,10 +308,8 @@ package struct RemoteBackend: HealthBackend {
                         let body = try await call { try await open(lastEventID) }
                         for try await event in body.asDecodedServerSentEventsWithJSONData(of: Payload.self) {
                             pause = .milliseconds(100)
-                            guard event.event == name, let data = event.data else { continue }
-                            let value = try element(data, event.id)
+                            try handle(event, continuation)
                             if let id = event.id { lastEventID = id }
-                            continuation.yield(value)
                         }
                     } catch let error as HKError where error.code != .errorDatabaseInaccessible {
                         throw error   // refused: a credential that no longer holds, a request the daemon will not take
@@ -580,50 +589,27 @@ package struct RemoteBackend: HealthBackend {
     /// A dropped connection is opened again (messages relayed meanwhile are not kept: a session lives in its
     /// processes); a refusal ends it with that error.
     package func workoutSessionMessages(endpoint: UUID, session: UUID?) -> AsyncThrowingStream<WorkoutSessionMessage?, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<WorkoutSessionMessage?, any Error>.makeStream()
         let query = Operations.StreamWorkoutSessionMessages.Input.Query(endpoint: endpoint.uuidString.lowercased(),
                                                                         session: session?.uuidString.lowercased())
-        let task = Task { [self] in
-            do {
-                var pause: Duration = .milliseconds(100)
-                while !Task.isCancelled {
-                    do {
-                        let body = try await call { try await client.streamWorkoutSessionMessages(query: query).ok.body.textEventStream }
-                        for try await event in body.asDecodedServerSentEventsWithJSONData(of: Components.Schemas.WorkoutSessionEvent.self) {
-                            pause = .milliseconds(100)
-                            switch event.event {
-                            case "registered":
-                                continuation.yield(nil)
-                            case "message":
-                                // One the relay would not have taken is skipped, as an embedded store never sends it.
-                                guard let data = event.data?.message, let message = try? WorkoutSessionMessage(wire: data, at: "/message") else { continue }
-                                continuation.yield(message)
-                            default:
-                                continue
-                            }
-                        }
-                    } catch let error as HKError where error.code != .errorDatabaseInaccessible {
-                        throw error
-                    } catch {
-                        // Not reached, or the stream broke off: try again, waiting longer each time (up to 5 s).
-                    }
-                    try await Task.sleep(for: pause)
-                    pause = min(pause * 2, .seconds(5))
+        return streaming(Components.Schemas.WorkoutSessionEvent.self) { [client] _ in
+            try await client.streamWorkoutSessionMessages(query: query).ok.body.textEventStream
+        } handle: { event, messages in
+            switch event.event {
+            case "registered":
+                messages.yield(nil)
+            case "message":
+                // One the relay would not have taken is skipped, as an embedded store never sends it.
+                if let wire = event.data?.message, let message = try? WorkoutSessionMessage(wire: wire, at: "/message") {
+                    messages.yield(message)
                 }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: Task.isCancelled ? CancellationError() : error)
+            default:
+                break
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     package func sendWorkoutSessionMessage(_ message: WorkoutSessionMessage, from endpoint: UUID) async throws -> Int {
-        if let problem = message.problem {
-            throw HKError(problem.field == "/data" && message.data != nil ? .errorDataSizeExceeded : .errorInvalidArgument,
-                          "workout session message \(problem.field): \(problem.message)")
-        }
+        try message.check()
         let body = Components.Schemas.WorkoutSessionSend(endpoint: endpoint.uuidString.lowercased(), message: message.wire)
         return try await call { try await client.sendWorkoutSessionMessage(body: .json(body)).ok.body.json.reached }
     }

@@ -136,4 +136,12 @@ package struct WorkoutSessionMessage: Sendable, Hashable {
         }
         return nil
     }
+
+    /// Throws the `HKError` for a message that cannot be relayed (``problem``): `errorDataSizeExceeded` for too much
+    /// data, `errorInvalidArgument` otherwise.
+    package func check() throws {
+        guard let problem else { return }
+        throw HKError(problem.field == "/data" && data != nil ? .errorDataSizeExceeded : .errorInvalidArgument,
+                      "workout session message \(problem.field): \(problem.message)")
+    }
 }
