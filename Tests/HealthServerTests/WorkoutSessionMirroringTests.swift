@@ -123,6 +123,23 @@ struct WorkoutSessionMirroringTests {
     }
 
     @Test(.timeLimit(.minutes(5)), arguments: backends)
+    func aPrimaryThatGoesAwayDisconnectsItsMirrors(_ backend: Backend) async throws {
+        try await AppSession.with(backend) { session in
+            let (watch, phone) = try await instances(session, of: .steps)
+            let received = await listen(phone)
+            var primary: HKWorkoutSession? = try HKWorkoutSession(healthStore: watch, configuration: running())
+            primary?.startActivity(with: nil)
+            try await primary?.startMirroringToCompanionDevice()
+            let (mirrored, heard) = try await received.first()
+            weak var gone = primary
+            primary = nil                          // the app let go of it (or its process ended)
+            #expect(gone == nil)
+            #expect(await heard.waitFor(.disconnected(nil)))
+            await #expect(throws: HKError(.errorHealthDataUnavailable)) { try await mirrored.sendToRemoteWorkoutSession(data: Data("x".utf8)) }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(5)), arguments: backends)
     func stoppingMirroringDisconnectsBothSides(_ backend: Backend) async throws {
         try await AppSession.with(backend) { session in
             let (watch, phone) = try await instances(session, of: .steps)

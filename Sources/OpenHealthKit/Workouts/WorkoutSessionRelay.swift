@@ -7,7 +7,9 @@ import Synchronization
 ///
 /// An endpoint is either a *listener* (a store with `workoutSessionMirroringStartHandler` set: it hears mirrored
 /// sessions start and every message to the mirrors of the app's sessions) or a *primary* session that started
-/// mirroring (it hears the messages to it: the mirrors' data and requests).
+/// mirroring (it hears the messages to it: the mirrors' data and requests). When a primary's endpoint goes — its
+/// process ended, its connection to the daemon closed, its session was released — its mirrors are told that mirroring
+/// stopped.
 package final class WorkoutSessionRelay: Sendable {
     private struct Endpoint {
         /// The primary session this endpoint is, or nil for a listener.
@@ -44,11 +46,16 @@ package final class WorkoutSessionRelay: Sendable {
         }
         replaced?.finish()
         continuation.onTermination = { [weak self] _ in
-            self?.endpoints.withLock { endpoints in
+            guard let self else { return }
+            let removed = endpoints.withLock { endpoints in
                 // Only this registration: a reconnect may have replaced it already.
-                if endpoints[endpoint]?.registration == registration {
-                    endpoints[endpoint] = nil
-                }
+                guard endpoints[endpoint]?.registration == registration else { return false }
+                endpoints[endpoint] = nil
+                return true
+            }
+            // A primary that went (its process ended, its session was released) stops mirroring: its mirrors hear so.
+            if removed, let session {
+                send(WorkoutSessionMessage(session: session, toPrimary: false, kind: .mirroringStopped), from: endpoint)
             }
         }
         continuation.yield(nil)
