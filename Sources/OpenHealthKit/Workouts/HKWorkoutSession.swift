@@ -308,19 +308,25 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
             }
             readiness.finish()
         }
-        var registered: (any Error)?? = .none
+        // The first outcome: nil once the endpoint is registered, or why it could not be.
+        var failure: (any Error)? = CancellationError()
         for await outcome in ready {
-            registered = .some(outcome)
+            failure = outcome
             break
         }
-        guard case .some(.none) = registered else {
+        if let failure {
             task.cancel()
-            throw registered.flatMap { $0 } ?? CancellationError()
+            throw failure
         }
         let reached: Int = try await withCheckedThrowingContinuation { waiting in
             let refusal: HKError? = withLock { current in
                 guard current.state != .ended else { return HKError.invalidArgument("the session has ended; there is nothing to mirror") }
-                guard current.mirroring == nil else { return nil }
+                guard current.mirroring == nil else {
+                    // A call made meanwhile started mirroring: this one has nothing more to do.
+                    task.cancel()
+                    waiting.resume(returning: 1)
+                    return nil
+                }
                 current.mirroring = task
                 outbox.yield(Outgoing(
                     message: .init(session: identifier, toPrimary: false, kind: .mirroringStarted, configuration: .init(configuration),
@@ -332,7 +338,10 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
                 }
                 return nil
             }
-            if let refusal { waiting.resume(throwing: refusal) }
+            if let refusal {
+                task.cancel()
+                waiting.resume(throwing: refusal)
+            }
         }
         guard reached > 0 else {
             withLock { current in
@@ -375,10 +384,8 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
     /// `errorDataSizeExceeded` past 64 KiB; `errorInvalidArgument` for a primary that is not mirroring;
     /// `errorHealthDataUnavailable` when the remote session is gone.
     open func sendToRemoteWorkoutSession(data: Data) async throws {
-        guard data.count <= WorkoutSessionMessage.maximumDataSize else {
-            throw HKError(.errorDataSizeExceeded, "\(data.count) bytes is more than a workout session sends at once "
-                + "(\(WorkoutSessionMessage.maximumDataSize) bytes)")
-        }
+        let message = WorkoutSessionMessage(session: identifier, toPrimary: sessionType == .mirrored, kind: .data, data: data)
+        try message.check()   // its size, before anything else
         let (mirroring, disconnected) = withLock { ($0.mirroring != nil, $0.disconnected) }
         if sessionType == .primary, !mirroring {
             throw HKError.invalidArgument("the session is not mirroring: call startMirroringToCompanionDevice() before sending data")
@@ -386,7 +393,6 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
         if sessionType == .mirrored, disconnected {
             throw HKError(.errorHealthDataUnavailable, "the primary session stopped mirroring; this mirrored session no longer reaches it")
         }
-        let message = WorkoutSessionMessage(session: identifier, toPrimary: sessionType == .mirrored, kind: .data, data: data)
         let reached = try await healthStore.backend().sendWorkoutSessionMessage(message, from: endpoint)
         if reached == 0 {
             throw HKError(.errorHealthDataUnavailable, sessionType == .mirrored
