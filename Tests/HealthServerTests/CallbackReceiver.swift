@@ -51,18 +51,21 @@ final class CallbackReceiver: Sendable {
     /// The callback URL apps register.
     var url: String { "http://127.0.0.1:\(port)/wake" }
 
-    /// Starts listening; `answer` is given the request's number (0 for the first) and returns the status to answer,
-    /// after as long as it likes.
-    static func start(answer: @escaping @Sendable (Int) async -> HTTPResponse.Status = { _ in .ok }) async throws -> CallbackReceiver {
+    /// Starts listening; `answer` is given the request's number (0 for the first) and the request itself, and returns
+    /// the status to answer, after as long as it likes.
+    static func start(answer: @escaping @Sendable (Int, Received) async -> HTTPResponse.Status = { _, _ in .ok }) async throws
+        -> CallbackReceiver
+    {
         let log = Log()
         let router = Router()
         router.post("wake") { request, _ -> Response in
             let bytes = try await request.body.collect(upTo: 1 << 20)
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }
-            log.received.withLock { $0.append(Received(headers: headers, body: Data(buffer: bytes))) }
+            let received = Received(headers: headers, body: Data(buffer: bytes))
+            log.received.withLock { $0.append(received) }
             let number = log.count.add(1, ordering: .relaxed).oldValue
-            return Response(status: await answer(number))
+            return Response(status: await answer(number, received))
         }
         let (ports, listening) = AsyncStream<Int>.makeStream()
         // Stopped by cancellation, which Hummingbird reports as errors: this test server keeps quiet.
