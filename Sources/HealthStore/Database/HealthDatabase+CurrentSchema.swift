@@ -200,19 +200,6 @@ extension HealthDatabase {
         CREATE TABLE "dailyStatistics" ("typeCode" INTEGER NOT NULL, "day" DOUBLE NOT NULL, "zone" TEXT NOT NULL, "type" TEXT NOT NULL, "minimum" DOUBLE, "maximum" DOUBLE, "average" DOUBLE, "total" DOUBLE, PRIMARY KEY ("typeCode", "day", "zone")) WITHOUT ROWID
         """#,
         #"""
-        CREATE TRIGGER dailyStatistics_sample_insert AFTER INSERT ON sample WHEN EXISTS (SELECT 1 FROM dailyStatistics WHERE typeCode = NEW.typeCode) BEGIN DELETE FROM dailyStatistics WHERE typeCode = NEW.typeCode
-            AND (day < 0 OR (day > NEW.startDate - 172800 AND day < NEW.endDate + 87000)); END
-        """#,
-        #"""
-        CREATE TRIGGER dailyStatistics_sample_delete AFTER DELETE ON sample WHEN EXISTS (SELECT 1 FROM dailyStatistics WHERE typeCode = OLD.typeCode) BEGIN DELETE FROM dailyStatistics WHERE typeCode = OLD.typeCode
-            AND (day < 0 OR (day > OLD.startDate - 172800 AND day < OLD.endDate + 87000)); END
-        """#,
-        #"""
-        CREATE TRIGGER dailyStatistics_sample_update AFTER UPDATE ON sample BEGIN DELETE FROM dailyStatistics WHERE typeCode = OLD.typeCode
-            AND (day < 0 OR (day > OLD.startDate - 172800 AND day < OLD.endDate + 87000)); DELETE FROM dailyStatistics WHERE typeCode = NEW.typeCode
-            AND (day < 0 OR (day > NEW.startDate - 172800 AND day < NEW.endDate + 87000)); END
-        """#,
-        #"""
         CREATE TRIGGER dailyStatistics_priority_insert AFTER INSERT ON sourcePriority BEGIN
             DELETE FROM dailyStatistics WHERE type = NEW.type; END
         """#,
@@ -259,6 +246,19 @@ extension HealthDatabase {
         """#,
         #"""
         CREATE TABLE "deletedDoseEvent" ("deletedId" INTEGER PRIMARY KEY REFERENCES "deletedObject"("id") ON DELETE CASCADE, "medicationUUID" TEXT NOT NULL)
+        """#,
+        #"""
+        CREATE TRIGGER dailyStatistics_sample_insert AFTER INSERT ON sample WHEN EXISTS (SELECT 1 FROM dailyStatistics WHERE typeCode = NEW.typeCode) BEGIN DELETE FROM dailyStatistics WHERE typeCode = NEW.typeCode AND day < 0;
+        DELETE FROM dailyStatistics WHERE typeCode = NEW.typeCode AND day > NEW.startDate - 172800 AND day < NEW.endDate + 87000; END
+        """#,
+        #"""
+        CREATE TRIGGER dailyStatistics_sample_delete AFTER DELETE ON sample WHEN EXISTS (SELECT 1 FROM dailyStatistics WHERE typeCode = OLD.typeCode) BEGIN DELETE FROM dailyStatistics WHERE typeCode = OLD.typeCode AND day < 0;
+        DELETE FROM dailyStatistics WHERE typeCode = OLD.typeCode AND day > OLD.startDate - 172800 AND day < OLD.endDate + 87000; END
+        """#,
+        #"""
+        CREATE TRIGGER dailyStatistics_sample_update AFTER UPDATE ON sample BEGIN DELETE FROM dailyStatistics WHERE typeCode = OLD.typeCode AND day < 0;
+        DELETE FROM dailyStatistics WHERE typeCode = OLD.typeCode AND day > OLD.startDate - 172800 AND day < OLD.endDate + 87000; DELETE FROM dailyStatistics WHERE typeCode = NEW.typeCode AND day < 0;
+        DELETE FROM dailyStatistics WHERE typeCode = NEW.typeCode AND day > NEW.startDate - 172800 AND day < NEW.endDate + 87000; END
         """#,
         #"""
         INSERT INTO person (id, guestMode) VALUES (1, 0)
