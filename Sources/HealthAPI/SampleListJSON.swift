@@ -2,7 +2,7 @@ package import Foundation
 package import HealthModel
 
 /// The JSON of a `SampleList` (`POST /v1/queries/samples`) and of an `AnchoredChanges` (`/v1/queries/anchored`: the same
-/// list with more members), written and read by hand: the same text the API document specifies and the generated code
+/// list with more members), written and read by hand, and the `SampleBatch` apps save (`POST /v1/objects`), read by hand: the same text the API document specifies and the generated code
 /// writes and reads, at a fraction of the cost. Sample and anchored queries are the calls apps make most, and with
 /// `JSONEncoder`, `JSONDecoder` and the generated `Codable` code, coding a hundred samples took most of a remote query's
 /// time on both sides (BENCHMARKS.md).
@@ -268,6 +268,31 @@ package enum SampleListJSON {
         }
         guard let samples else { throw WireFieldError("/samples", "is required") }
         return SampleList(samples: samples, sources: sources, devices: devices)
+    }
+
+    /// The `SampleBatch` the JSON text describes (the body of `POST /v1/objects`, the saves apps make), its samples read
+    /// as a list's are: as strict as the generated decoder, a misread field is a ``WireFieldError`` naming it.
+    package static func decodeBatch(_ bytes: [UInt8]) throws -> Components.Schemas.SampleBatch {
+        var reader = JSONReader(bytes)
+        var decoding = Decoding()
+        var samples: [Sample]?
+        do {
+            try within(nil) {
+                try reader.object { reader, key in
+                    try within(key) {
+                        guard key == "samples" else { throw Misread("is not a field of a sample batch") }
+                        var read: [Sample] = []
+                        try reader.array { reader, index in read.append(try within(String(index)) { try sample(&reader, decoding: &decoding) }) }
+                        samples = read
+                    }
+                }
+                try reader.end()
+            }
+        } catch let error as Misread {
+            throw WireFieldError(error.path.isEmpty ? "" : JSONPointer.to(error.path), error.message)
+        }
+        guard let samples else { throw WireFieldError("/samples", "is required") }
+        return Components.Schemas.SampleBatch(samples: samples)
     }
 
     /// A member of an answer besides its sample list, for ``decode(_:more:)``'s `more` to read.

@@ -166,6 +166,28 @@ struct SampleAPITests {
         }
     }
 
+    /// Saves are read by hand too; a save that route does not take (another media type, a batch that does not decode) gets
+    /// the generated route's refusal, word for word, and one it takes is stored.
+    @Test func aSaveTheHandRouteDoesNotTakeIsRefusedAsEveryOther() async throws {
+        try await DaemonHarness.with { daemon in
+            let token = try await daemon.connect("com.example.log", share: [steps], read: [steps])
+            func batch(_ extra: String = "", type: String = #""\#(steps.identifier)""#) -> String {
+                #"{"samples":[{"uuid":"\#(UUID())","type":\#(type),"startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:01:00Z","quantity":{"value":6,"unit":"count"}}]\#(extra)}"#
+            }
+            let fine = try await daemon.raw(.POST, "/v1/objects", body: batch(), token: token)
+            #expect(fine.status == 204 && fine.body.isEmpty, "\(fine.status) \(fine.body)")
+            let text = try await daemon.raw(.POST, "/v1/objects", body: batch(), token: token, headers: [("content-type", "text/plain")])
+            #expect(text.status == 415 && text.header("content-type") == "application/problem+json", "\(text.status) \(text.body)")
+            let unknown = try await daemon.raw(.POST, "/v1/objects", body: batch(#","colour":"red""#), token: token)
+            #expect(unknown.status == 400 && unknown.json["field"] as? String == "/colour", "\(unknown.body)")
+            let type = try await daemon.raw(.POST, "/v1/objects", body: batch(type: "7"), token: token)
+            #expect(type.status == 400 && type.json["field"] as? String == "/samples/0/type", "\(type.body)")
+            let unknownType = try await daemon.raw(.POST, "/v1/objects", body: batch(type: #""HKQuantityTypeIdentifierColour""#), token: token)
+            #expect(unknownType.status == 400 && unknownType.json["field"] as? String == "/samples/0/type", "\(unknownType.body)")
+            #expect(try await daemon.client(token: token).querySamples(body: .json(.init(_type: steps.identifier))).ok.body.json.samples.count == 1)
+        }
+    }
+
     /// One bad sample in a batch: 400 naming it, and none of the batch is stored.
     @Test func aBatchIsSavedWholeOrNotAtAll() async throws {
         try await DaemonHarness.with { daemon in

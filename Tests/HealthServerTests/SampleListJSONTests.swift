@@ -150,6 +150,32 @@ struct SampleListJSONTests {
         #expect(error.field == field, "\(error)")
     }
 
+    /// A batch an app saves (`POST /v1/objects`): every kind of sample, each carrying its own source and device, reads as
+    /// the generated code reads it.
+    @Test func aBatchToSaveReadsAsTheGeneratedCodeReadsIt() throws {
+        let batch = Components.Schemas.SampleBatch(samples: Self.samples().map { WireSample.wire($0) })
+        let written = Array(try Self.generatedEncoder().encode(batch))
+        #expect(try SampleListJSON.decodeBatch(written) == batch)
+        #expect(try SampleListJSON.decodeBatch(written) == Self.generatedDecoder().decode(Components.Schemas.SampleBatch.self, from: Data(written)))
+    }
+
+    /// What the generated decoder refuses in a batch, the hand reader refuses too, naming the field.
+    @Test(arguments: [
+        (#"{"samples":[],"colour":1}"#, "/colour"),
+        (#"{"objects":[]}"#, "/objects"),
+        (#"{}"#, "/samples"),
+        (#"{"samples":{}}"#, "/samples"),
+        (#"{"samples":[{"uuid":"u","type":"t","startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:00:00Z","colour":1}]}"#, "/samples/0/colour"),
+        (#"{"samples":[{"uuid":"u","type":7,"startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:00:00Z"}]}"#, "/samples/0/type"),
+        (#"{"samples":[{"uuid":"u","type":"t","startDate":"2026-11-24T10:00:00Z"}]}"#, "/samples/0/endDate"),
+        (#"{"samples":[]} x"#, ""),
+    ])
+    func whatTheGeneratedCodeRefusesInABatchIsRefusedNamingTheField(text: String, field: String) throws {
+        #expect(throws: (any Error).self) { try Self.generatedDecoder().decode(Components.Schemas.SampleBatch.self, from: Data(text.utf8)) }
+        let error = try #require(throws: WireFieldError.self) { try SampleListJSON.decodeBatch(Array(text.utf8)) }
+        #expect(error.field == field, "\(error)")
+    }
+
     /// Random strings of every kind of character, and random numbers, come back exactly.
     @Test func randomTextAndNumbersComeBackExactly() throws {
         var generator = SystemRandomNumberGenerator()
