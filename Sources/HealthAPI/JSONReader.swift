@@ -70,8 +70,9 @@ struct JSONReader {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                defer { index += 1 }
-                return String(decoding: bytes[start..<index], as: UTF8.self)
+                guard let text = String(validating: bytes[start..<index], as: UTF8.self) else { throw fail("a string that is not UTF-8") }
+                index += 1
+                return text
             }
             if byte == UInt8(ascii: "\\") { return try escapedString(from: start) }
             guard byte >= 0x20 else { throw fail("a control character inside a string") }
@@ -88,7 +89,9 @@ struct JSONReader {
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return String(decoding: text, as: UTF8.self)
+                // As JSONDecoder: bytes that are not UTF-8 are refused, never replaced.
+                guard let string = String(validating: text, as: UTF8.self) else { throw fail("a string that is not UTF-8") }
+                return string
             case UInt8(ascii: "\\"):
                 guard index < bytes.count else { break }
                 let escape = bytes[index]

@@ -2,6 +2,7 @@ import Foundation
 @testable import HealthAPI
 import OpenHealthKit
 import Testing
+import TestSupport
 
 /// The sample list's JSON written and read by hand (`SampleListJSON`), held against the generated `Codable` code it
 /// stands in for: each reads what the other writes, value for value, and the hand reader refuses what the generated
@@ -174,6 +175,49 @@ struct SampleListJSONTests {
         #expect(throws: (any Error).self) { try Self.generatedDecoder().decode(Components.Schemas.SampleBatch.self, from: Data(text.utf8)) }
         let error = try #require(throws: WireFieldError.self) { try SampleListJSON.decodeBatch(Array(text.utf8)) }
         #expect(error.field == field, "\(error)")
+    }
+
+    /// Bytes that are not UTF-8 inside a string are refused, as `JSONDecoder` refuses them, not read as U+FFFD.
+    @Test func aStringThatIsNotUTF8IsRefused() throws {
+        for bad: [UInt8] in [[0xFF], [0xC3], [0xF0, 0x9F, 0x98], [0xED, 0xA0, 0x80]] {
+            for escaped in [false, true] {
+                let name = Array(#"{"samples":[{"uuid":"u","type":"t\#(escaped ? "\\n" : "")"#.utf8) + bad
+                let text = name + Array(#"","startDate":"2026-11-24T10:00:00Z","endDate":"2026-11-24T10:00:00Z"}]}"#.utf8)
+                #expect(throws: (any Error).self) { try Self.generatedDecoder().decode(Components.Schemas.SampleBatch.self, from: Data(text)) }
+                let error = try #require(throws: WireFieldError.self) { try SampleListJSON.decodeBatch(text) }
+                #expect(error.field == "/samples/0/type" && error.message.hasPrefix("a string that is not UTF-8"), "\(error)")
+                #expect(throws: WireFieldError.self) { try SampleListJSON.decode(text) }
+            }
+        }
+    }
+
+    /// The daemon saves what the hand reader takes without asking the generated code, so it must never take a batch the
+    /// generated code refuses, nor read one otherwise: thousands of batches mutated at random (a byte removed, doubled,
+    /// replaced by one of JSON's or a letter, two swapped), each read by both.
+    @Test func aMutatedBatchTheHandTakesTheGeneratedCodeTakesAlike() throws {
+        let batch = Components.Schemas.SampleBatch(samples: Self.samples().map { WireSample.wire($0) })
+        let original = Array(try Self.generatedEncoder().encode(batch))
+        var random = PredicateRandom(state: 0x5A_5E_BA_7C)
+        let replacements = Array(#"{}[],:"\ 0-1.5eE+atrufnlsx"#.utf8)
+        var taken = 0
+        for _ in 0..<3_000 {
+            var text = original
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let at = Int.random(in: 0..<text.count, using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: text.remove(at: at)
+                case 1: text.insert(text[at], at: at)
+                case 2: text[at] = replacements.randomElement(using: &random)!
+                default: text.swapAt(at, Int.random(in: 0..<text.count, using: &random))
+                }
+                if text.isEmpty { text = original }
+            }
+            guard let hand = try? SampleListJSON.decodeBatch(text) else { continue }
+            taken += 1
+            let generated = try? Self.generatedDecoder().decode(Components.Schemas.SampleBatch.self, from: Data(text))
+            #expect(generated == hand, "\(String(decoding: text, as: UTF8.self))")
+        }
+        #expect(taken > 100, "too few mutations kept the batch valid to compare: \(taken)")
     }
 
     /// Random strings of every kind of character, and random numbers, come back exactly.
