@@ -191,33 +191,52 @@ struct SampleListJSONTests {
         }
     }
 
-    /// The daemon saves what the hand reader takes without asking the generated code, so it must never take a batch the
-    /// generated code refuses, nor read one otherwise: thousands of batches mutated at random (a byte removed, doubled,
-    /// replaced by one of JSON's or a letter, two swapped), each read by both.
-    @Test func aMutatedBatchTheHandTakesTheGeneratedCodeTakesAlike() throws {
-        let batch = Components.Schemas.SampleBatch(samples: Self.samples().map { WireSample.wire($0) })
-        let original = Array(try Self.generatedEncoder().encode(batch))
-        var random = PredicateRandom(state: 0x5A_5E_BA_7C)
+    /// `text` mutated at random, `count` times (a byte removed, doubled, replaced by one of JSON's or a letter, two
+    /// swapped, one to three times each), each handed to `compare`; how many `compare` took.
+    static func mutations(of text: [UInt8], count: Int, seed: UInt64, _ compare: ([UInt8]) -> Bool) -> Int {
+        var random = PredicateRandom(state: seed)
         let replacements = Array(#"{}[],:"\ 0-1.5eE+atrufnlsx"#.utf8)
         var taken = 0
-        for _ in 0..<3_000 {
-            var text = original
+        for _ in 0..<count {
+            var mutated = text
             for _ in 0..<Int.random(in: 1...3, using: &random) {
-                let at = Int.random(in: 0..<text.count, using: &random)
+                let at = Int.random(in: 0..<mutated.count, using: &random)
                 switch Int.random(in: 0..<4, using: &random) {
-                case 0: text.remove(at: at)
-                case 1: text.insert(text[at], at: at)
-                case 2: text[at] = replacements.randomElement(using: &random)!
-                default: text.swapAt(at, Int.random(in: 0..<text.count, using: &random))
+                case 0: mutated.remove(at: at)
+                case 1: mutated.insert(mutated[at], at: at)
+                case 2: mutated[at] = replacements.randomElement(using: &random)!
+                default: mutated.swapAt(at, Int.random(in: 0..<mutated.count, using: &random))
                 }
-                if text.isEmpty { text = original }
+                if mutated.isEmpty { mutated = text }
             }
-            guard let hand = try? SampleListJSON.decodeBatch(text) else { continue }
-            taken += 1
+            if compare(mutated) { taken += 1 }
+        }
+        return taken
+    }
+
+    /// The daemon saves what the hand reader takes without asking the generated code, so it must never take a batch the
+    /// generated code refuses, nor read one otherwise: thousands of batches mutated at random, each read by both alike
+    /// (taken with the same values, or refused by both).
+    @Test func aMutatedBatchIsReadByHandAsTheGeneratedCodeReadsIt() throws {
+        let batch = Components.Schemas.SampleBatch(samples: Self.samples().map { WireSample.wire($0) })
+        let taken = Self.mutations(of: Array(try Self.generatedEncoder().encode(batch)), count: 3_000, seed: 0x5A_5E_BA_7C) { text in
+            let hand = try? SampleListJSON.decodeBatch(text)
             let generated = try? Self.generatedDecoder().decode(Components.Schemas.SampleBatch.self, from: Data(text))
             #expect(generated == hand, "\(String(decoding: text, as: UTF8.self))")
+            return hand != nil
         }
         #expect(taken > 100, "too few mutations kept the batch valid to compare: \(taken)")
+    }
+
+    /// The same for the sample lists a remote store reads from the daemon: it must read whatever the generated code reads.
+    @Test func aMutatedListIsReadByHandAsTheGeneratedCodeReadsIt() throws {
+        let taken = Self.mutations(of: Array(try Self.generatedEncoder().encode(Self.list())), count: 3_000, seed: 0x11_57) { text in
+            let hand = try? SampleListJSON.decode(text)
+            let generated = try? Self.generatedDecoder().decode(Components.Schemas.SampleList.self, from: Data(text))
+            #expect(generated == hand, "\(String(decoding: text, as: UTF8.self))")
+            return hand != nil
+        }
+        #expect(taken > 100, "too few mutations kept the list valid to compare: \(taken)")
     }
 
     /// Random strings of every kind of character, and random numbers, come back exactly.
