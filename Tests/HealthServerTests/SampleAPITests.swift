@@ -176,6 +176,12 @@ struct SampleAPITests {
             }
             let fine = try await daemon.raw(.POST, "/v1/objects", body: batch(), token: token)
             #expect(fine.status == 204 && fine.body.isEmpty, "\(fine.status) \(fine.body)")
+            // As the generated client asks (a save answers only problems), and with an `Accept` the route leaves to the
+            // generated one, which stores it too: a 204 has no body to refuse.
+            for accept in ["application/problem+json", "application/xml"] {
+                let asked = try await daemon.raw(.POST, "/v1/objects", body: batch(), token: token, headers: [("accept", accept)])
+                #expect(asked.status == 204, "\(accept): \(asked.status) \(asked.body)")
+            }
             let text = try await daemon.raw(.POST, "/v1/objects", body: batch(), token: token, headers: [("content-type", "text/plain")])
             #expect(text.status == 415 && text.header("content-type") == "application/problem+json", "\(text.status) \(text.body)")
             let unknown = try await daemon.raw(.POST, "/v1/objects", body: batch(#","colour":"red""#), token: token)
@@ -184,7 +190,7 @@ struct SampleAPITests {
             #expect(type.status == 400 && type.json["field"] as? String == "/samples/0/type", "\(type.body)")
             let unknownType = try await daemon.raw(.POST, "/v1/objects", body: batch(type: #""HKQuantityTypeIdentifierColour""#), token: token)
             #expect(unknownType.status == 400 && unknownType.json["field"] as? String == "/samples/0/type", "\(unknownType.body)")
-            #expect(try await daemon.client(token: token).querySamples(body: .json(.init(_type: steps.identifier))).ok.body.json.samples.count == 1)
+            #expect(try await daemon.client(token: token).querySamples(body: .json(.init(_type: steps.identifier))).ok.body.json.samples.count == 3)
         }
     }
 

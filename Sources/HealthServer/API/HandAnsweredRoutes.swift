@@ -57,7 +57,9 @@ struct HandAnsweredRoutes<Base: ServerTransport>: ServerTransport {
     private static func saved(generated: @escaping Handler,
                               save: @escaping @Sendable (Components.Schemas.SampleBatch) async throws -> Operations.SaveObjects.Output) -> Handler {
         { request, body, metadata in
-            guard let body, takesJSON(request.headerFields[.contentType]), acceptsJSON(request.headerFields[.accept]) else {
+            // A save answers nothing but problems: the generated client asks for `application/problem+json` only.
+            guard let body, takesJSON(request.headerFields[.contentType]),
+                  acceptsJSON(request.headerFields[.accept], or: "application/problem+json") else {
                 return try await generated(request, body, metadata)
             }
             let bytes = try await [UInt8](collecting: body, upTo: .max)   // the body middleware has limited its size
@@ -76,10 +78,10 @@ struct HandAnsweredRoutes<Base: ServerTransport>: ServerTransport {
         return mediaType(contentType) == "application/json"
     }
 
-    /// No `Accept`, or one that takes JSON.
-    static func acceptsJSON(_ accept: String?) -> Bool {
+    /// No `Accept`, or one that takes JSON (or `other`).
+    static func acceptsJSON(_ accept: String?, or other: String? = nil) -> Bool {
         guard let accept else { return true }
-        return accept.split(separator: ",").contains { ["application/json", "application/*", "*/*"].contains(mediaType(String($0))) }
+        return accept.split(separator: ",").contains { ["application/json", "application/*", "*/*", other].contains(mediaType(String($0))) }
     }
 
     private static func mediaType(_ value: String) -> String {
