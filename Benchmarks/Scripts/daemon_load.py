@@ -12,13 +12,12 @@ Usage: daemon_load.py HEALTH_BINARY [SECONDS] [CONNECTIONS]
   HEALTH_BINARY  swift build -c release --product health; .build/release/health
 """
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
 
-from healthd import Daemon
+from healthd import Daemon, batched_save_script, wrk
 
 health, seconds, connections = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 20, int(sys.argv[3]) if len(sys.argv) > 3 else 32
 folder = tempfile.mkdtemp(prefix="ohk-load-")
@@ -47,31 +46,8 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer {token}"
 wrk.body = '{{"type":"HKQuantityTypeIdentifierStepCount","limit":1,"ascending":false}}'
 """,
-    "batched save (100 samples per request)": f"""
-local threads = 0
-function setup(thread)
-  threads = threads + 1
-  thread:set("tid", threads)
-end
-local counter = 0
-function request()
-  counter = counter + 1
-  local samples = {{}}
-  for i = 1, 100 do
-    samples[i] = string.format('{{"uuid":"%08X-0000-4000-8000-%012X","type":"HKQuantityTypeIdentifierStepCount",' ..
-      '"startDate":"2026-11-20T10:00:00Z","endDate":"2026-11-20T10:01:00Z","quantity":{{"value":%d,"unit":"count"}}}}',
-      tid, counter * 100 + i, i)
-  end
-  return wrk.format("POST", "/v1/objects", {{["Content-Type"] = "application/json", ["Authorization"] = "Bearer {token}"}},
-    '{{"samples":[' .. table.concat(samples, ",") .. ']}}')
-end
-""",
+    "batched save (100 samples per request)": batched_save_script(token),
 }
-
-
-def duration(text):
-    value, unit = re.match(r"([\d.]+)(us|ms|s|m)$", text).groups()
-    return float(value) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60_000}[unit]
 
 
 rows = []
@@ -79,13 +55,7 @@ for name, script in scripts.items():
     path = os.path.join(folder, "script.lua")
     with open(path, "w") as file:
         file.write(script)
-    output = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", path, base + "/v1/queries/samples"],
-                            check=True, capture_output=True, text=True).stdout
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
-    p50 = duration(re.search(r"^\s+50%\s+(\S+)", output, re.MULTILINE).group(1))
-    p99 = duration(re.search(r"^\s+99%\s+(\S+)", output, re.MULTILINE).group(1))
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-    rows.append((name, rate, p50, p99, int(errors.group(1)) if errors else 0))
+    rows.append((name, *wrk(path, base + "/v1/queries/samples", seconds, connections)))
     time.sleep(1)
 
 daemon.stop()

@@ -1,5 +1,5 @@
 """What the daemon benchmarks share: `health serve` started on a store, and an app connected to it as every app is
-(registered, approved by the person, allowed some types, its token claimed)."""
+(registered, approved by the person, allowed some types, its token claimed); wrk's batched saves and its figures."""
 import json
 import re
 import subprocess
@@ -40,3 +40,45 @@ class Daemon:
     def stop(self):
         self.process.terminate()
         self.process.wait()
+
+
+def batched_save_script(token):
+    """wrk's Lua for batches of 100 step samples posted to `/v1/objects` as the app holding `token`, with new UUIDs on
+    every request (one series per wrk thread), and the `Accept` the remote HKHealthStore's generated client sends."""
+    return """
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+local counter = 0
+function request()
+  counter = counter + 1
+  local samples = {}
+  for i = 1, 100 do
+    samples[i] = string.format('{"uuid":"%08X-0000-4000-8000-%012X","type":"HKQuantityTypeIdentifierStepCount",' ..
+      '"startDate":"2026-11-20T10:00:00Z","endDate":"2026-11-20T10:01:00Z","quantity":{"value":%d,"unit":"count"}}',
+      tid, counter * 100 + i, i)
+  end
+  return wrk.format("POST", "/v1/objects", {["Content-Type"] = "application/json", ["Accept"] = "application/problem+json",
+    ["Authorization"] = "Bearer TOKEN"},
+    '{"samples":[' .. table.concat(samples, ",") .. ']}')
+end
+""".replace("TOKEN", token)
+
+
+def wrk(script, url, seconds, connections):
+    """Runs wrk (`-t2 --latency`) with the Lua file `script` against `url`; returns (requests/s, p50 ms, p99 ms,
+    non-2xx answers)."""
+    output = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", script, url],
+                            check=True, capture_output=True, text=True).stdout
+
+    def duration(text):
+        value, unit = re.match(r"([\d.]+)(us|ms|s|m)$", text).groups()
+        return float(value) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60_000}[unit]
+
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    p50 = duration(re.search(r"^\s+50%\s+(\S+)", output, re.MULTILINE).group(1))
+    p99 = duration(re.search(r"^\s+99%\s+(\S+)", output, re.MULTILINE).group(1))
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    return rate, p50, p99, int(errors.group(1)) if errors else 0

@@ -11,7 +11,6 @@ v40 first. Prints a Markdown table for BENCHMARKS.md.
 Usage: kept_days_saves.py HEALTH_BINARY [SECONDS] [ROUNDS]
 """
 import os
-import re
 import shutil
 import sqlite3
 import subprocess
@@ -19,7 +18,7 @@ import sys
 import tempfile
 import time
 
-from healthd import Daemon
+from healthd import Daemon, batched_save_script, wrk
 
 health = sys.argv[1]
 seconds = int(sys.argv[2]) if len(sys.argv) > 2 else 15
@@ -40,32 +39,6 @@ CREATE TRIGGER dailyStatistics_sample_insert AFTER INSERT ON sample WHEN {V32_KE
 CREATE TRIGGER dailyStatistics_sample_delete AFTER DELETE ON sample WHEN {V32_KEPT.format(row="OLD")} BEGIN {V32_DROP.format(row="OLD")} END;
 CREATE TRIGGER dailyStatistics_sample_update AFTER UPDATE ON sample BEGIN {V32_DROP.format(row="OLD")} {V32_DROP.format(row="NEW")} END;
 """
-
-SAVE = """
-local counter = 0
-local threads = 0
-function setup(thread)
-  threads = threads + 1
-  thread:set("tid", threads)
-end
-function request()
-  counter = counter + 1
-  local samples = {{}}
-  for i = 1, 100 do
-    samples[i] = string.format('{{"uuid":"%08X-0000-4000-8000-%012X","type":"HKQuantityTypeIdentifierStepCount",' ..
-      '"startDate":"2026-11-20T10:00:00Z","endDate":"2026-11-20T10:01:00Z","quantity":{{"value":%d,"unit":"count"}}}}',
-      tid, counter * 100 + i, i)
-  end
-  return wrk.format("POST", "/v1/objects", {{["Content-Type"] = "application/json", ["Authorization"] = "Bearer {token}"}},
-    '{{"samples":[' .. table.concat(samples, ",") .. ']}}')
-end
-"""
-
-
-def duration(text):
-    value, unit = re.match(r"([\d.]+)(us|ms|s|m)$", text).groups()
-    return float(value) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60_000}[unit]
-
 
 def kept_days(store):
     with sqlite3.connect(f"file:{os.path.join(store, 'health.sqlite')}?mode=ro", uri=True) as db:
@@ -89,16 +62,11 @@ def run(triggers, index):
     token = daemon.connect("com.example.load", "Load", [["stepCount", "--write", "allow", "--read", "allow"]])
     script = os.path.join(folder, "save.lua")
     with open(script, "w") as file:
-        file.write(SAVE.format(token=token))
-    output = subprocess.run(["wrk", "-t2", "-c32", f"-d{seconds}s", "--latency", "-s", script, daemon.base + "/v1/objects"],
-                            check=True, capture_output=True, text=True).stdout
+        file.write(batched_save_script(token))
+    rate, p50, p99, errors = wrk(script, daemon.base + "/v1/objects", seconds, 32)
     daemon.stop()
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
-    p50 = duration(re.search(r"^\s+50%\s+(\S+)", output, re.MULTILINE).group(1))
-    p99 = duration(re.search(r"^\s+99%\s+(\S+)", output, re.MULTILINE).group(1))
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     shutil.rmtree(store)
-    return triggers, last, rate, p50, p99, int(errors.group(1)) if errors else 0
+    return triggers, last, rate, p50, p99, errors
 
 
 rows = [run(triggers, index) for index, triggers in enumerate(["v40", "v32"] * rounds)]
