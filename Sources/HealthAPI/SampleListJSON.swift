@@ -2,8 +2,8 @@ package import Foundation
 package import HealthModel
 
 /// The JSON of a `SampleList` (`POST /v1/queries/samples`) and of an `AnchoredChanges` (`/v1/queries/anchored`: the same
-/// list with more members), written and read by hand, and the `SampleBatch` apps save (`POST /v1/objects`), read by hand: the same text the API document specifies and the generated code
-/// writes and reads, at a fraction of the cost. Sample and anchored queries are the calls apps make most, and with
+/// list with more members), written and read by hand, and of the `SampleBatch` apps save (`POST /v1/objects`), read by
+/// hand: the same text the API document specifies and the generated code writes and reads, at a fraction of the cost. Sample and anchored queries are the calls apps make most, and with
 /// `JSONEncoder`, `JSONDecoder` and the generated `Codable` code, coding a hundred samples took most of a remote query's
 /// time on both sides (BENCHMARKS.md).
 ///
@@ -231,40 +231,31 @@ package enum SampleListJSON {
     /// `more` reads the answer's members besides the list (an anchored answer's deleted objects and anchor) and says
     /// whether it knew the member; one it did not know is stepped over.
     package static func decode(_ bytes: [UInt8], more: (String, inout Member) throws -> Bool = { _, _ in false }) throws -> SampleList {
-        var reader = JSONReader(bytes)
-        var decoding = Decoding()
         var samples: [Sample]?, sources: [Components.Schemas.Source]?, devices: [Components.Schemas.Device]?
-        do {
-            try within(nil) {
-                try reader.object { reader, key in
-                    try within(key) {
-                        switch key {
-                        case "samples":
-                            var read: [Sample] = []
-                            try reader.array { reader, index in read.append(try within(String(index)) { try sample(&reader, decoding: &decoding) }) }
-                            samples = read
-                        case "sources":
-                            if reader.null() { return }
-                            var read: [Components.Schemas.Source] = []
-                            try reader.array { reader, index in read.append(try within(String(index)) { try source(&reader) }) }
-                            sources = read
-                        case "devices":
-                            if reader.null() { return }
-                            var read: [Components.Schemas.Device] = []
-                            try reader.array { reader, index in read.append(try within(String(index)) { try device(&reader) }) }
-                            devices = read
-                        default:
-                            var member = Member(reader: reader, decoding: decoding)
-                            let known = try more(key, &member)
-                            (reader, decoding) = (member.reader, member.decoding)
-                            if !known { try reader.skipValue() }
-                        }
+        try reading(bytes) { reader, decoding in
+            try reader.object { reader, key in
+                try within(key) {
+                    switch key {
+                    case "samples":
+                        samples = try sampleArray(&reader, decoding: &decoding)
+                    case "sources":
+                        if reader.null() { return }
+                        var read: [Components.Schemas.Source] = []
+                        try reader.array { reader, index in read.append(try within(String(index)) { try source(&reader) }) }
+                        sources = read
+                    case "devices":
+                        if reader.null() { return }
+                        var read: [Components.Schemas.Device] = []
+                        try reader.array { reader, index in read.append(try within(String(index)) { try device(&reader) }) }
+                        devices = read
+                    default:
+                        var member = Member(reader: reader, decoding: decoding)
+                        let known = try more(key, &member)
+                        (reader, decoding) = (member.reader, member.decoding)
+                        if !known { try reader.skipValue() }
                     }
                 }
-                try reader.end()
             }
-        } catch let error as Misread {
-            throw WireFieldError(error.path.isEmpty ? "" : JSONPointer.to(error.path), error.message)
         }
         guard let samples else { throw WireFieldError("/samples", "is required") }
         return SampleList(samples: samples, sources: sources, devices: devices)
@@ -273,26 +264,32 @@ package enum SampleListJSON {
     /// The `SampleBatch` the JSON text describes (the body of `POST /v1/objects`, the saves apps make), its samples read
     /// as a list's are: as strict as the generated decoder, a misread field is a ``WireFieldError`` naming it.
     package static func decodeBatch(_ bytes: [UInt8]) throws -> Components.Schemas.SampleBatch {
+        var samples: [Sample]?
+        try reading(bytes) { reader, decoding in
+            try reader.object { reader, key in
+                try within(key) {
+                    guard key == "samples" else { throw Misread("is not a field of a sample batch") }
+                    samples = try sampleArray(&reader, decoding: &decoding)
+                }
+            }
+        }
+        guard let samples else { throw WireFieldError("/samples", "is required") }
+        return Components.Schemas.SampleBatch(samples: samples)
+    }
+
+    /// Reads the whole of `bytes` with `body` (which reads the top-level value), turning what it misreads into a
+    /// ``WireFieldError`` naming the field.
+    private static func reading(_ bytes: [UInt8], _ body: (inout JSONReader, inout Decoding) throws -> Void) throws {
         var reader = JSONReader(bytes)
         var decoding = Decoding()
-        var samples: [Sample]?
         do {
             try within(nil) {
-                try reader.object { reader, key in
-                    try within(key) {
-                        guard key == "samples" else { throw Misread("is not a field of a sample batch") }
-                        var read: [Sample] = []
-                        try reader.array { reader, index in read.append(try within(String(index)) { try sample(&reader, decoding: &decoding) }) }
-                        samples = read
-                    }
-                }
+                try body(&reader, &decoding)
                 try reader.end()
             }
         } catch let error as Misread {
             throw WireFieldError(error.path.isEmpty ? "" : JSONPointer.to(error.path), error.message)
         }
-        guard let samples else { throw WireFieldError("/samples", "is required") }
-        return Components.Schemas.SampleBatch(samples: samples)
     }
 
     /// A member of an answer besides its sample list, for ``decode(_:more:)``'s `more` to read.
@@ -377,6 +374,13 @@ package enum SampleListJSON {
                 throw Misread("\"\(text)\" is not an RFC 3339 date-time")
             }
         }
+    }
+
+    /// A `samples` array, each element named by its index when misread.
+    private static func sampleArray(_ reader: inout JSONReader, decoding: inout Decoding) throws -> [Sample] {
+        var read: [Sample] = []
+        try reader.array { reader, index in read.append(try within(String(index)) { try sample(&reader, decoding: &decoding) }) }
+        return read
     }
 
     private static func sample(_ reader: inout JSONReader, decoding: inout Decoding) throws -> Sample {
